@@ -1,0 +1,91 @@
+# kernel/lib.sh - helpers shared by the kernel/ workbench scripts.
+#
+# Sourced, never run. Sets KSERIES_CACHE (default ~/.cache/kseries) and
+# defines: ks_die, ks_say, ks_mirror, ks_apt, ks_sid_apt_setup.
+#
+# Environment read:
+#   KSERIES_CACHE         the cache directory (default ~/.cache/kseries)
+#   KSERIES_MIRROR        Debian mirror URI; when unset, read from the system's
+#                         apt sources at run time (never written into the tree)
+#   KSERIES_APT_SOURCES   the deb822 .sources file to read the mirror from
+#                         (default /etc/apt/sources.list.d/debian.sources)
+
+KSERIES_CACHE=${KSERIES_CACHE:-${HOME:-/root}/.cache/kseries}
+export KSERIES_CACHE
+KS_PROG=$(basename "$0")
+KS_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+# The unprivileged user that runs kernel builds (inside the chroot and, via
+# setpriv, on the host). Fixed ids so build directories keep one owner.
+KS_KBUILD_UID=7213
+KS_KBUILD_GID=7213
+
+ks_die() {
+	printf '%s: error: %s\n' "$KS_PROG" "$*" >&2
+	exit 1
+}
+
+ks_say() {
+	printf '%s: %s\n' "$KS_PROG" "$*" >&2
+}
+
+# ks_mirror: print the Debian mirror URI the system's apt uses.
+# Reads a deb822 .sources file (first stanza whose suites are not -security),
+# falling back to the one-line /etc/apt/sources.list format.
+ks_mirror() {
+	local src=${KSERIES_APT_SOURCES:-/etc/apt/sources.list.d/debian.sources}
+	local uri=''
+	if [ -n "${KSERIES_MIRROR:-}" ]; then
+		printf '%s\n' "$KSERIES_MIRROR"
+		return 0
+	fi
+	if [ -r "$src" ]; then
+		uri=$(awk '
+			/^[[:space:]]*$/ { if (u != "" && s !~ /security/) { print u; exit }
+			                   u = ""; s = ""; next }
+			/^URIs:/   { u = $2 }
+			/^Suites:/ { s = $0 }
+			END { if (u != "" && s !~ /security/) print u }
+		' "$src" | head -n 1)
+	fi
+	if [ -z "$uri" ] && [ -z "${KSERIES_APT_SOURCES:-}" ] &&
+	   [ -r /etc/apt/sources.list ]; then
+		uri=$(awk '$1 == "deb" && $0 !~ /security/ {
+			for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' \
+			/etc/apt/sources.list | head -n 1)
+	fi
+	[ -n "$uri" ] || ks_die "cannot find a Debian mirror in '$src'"
+	printf '%s\n' "${uri%/}"
+}
+
+# ks_apt ARGS...: run apt-get/apt-cache style commands against the private
+# sid configuration under $KSERIES_CACHE/apt. The first argument is the
+# program (apt-get, apt-cache).
+ks_apt() {
+	local prog=$1 d=$KSERIES_CACHE/apt
+	shift
+	"$prog" -q \
+		-o Dir::Etc::SourceList="$d/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::Etc::Preferences="$d/preferences" \
+		-o Dir::Etc::PreferencesParts=/dev/null \
+		-o Dir::State::Lists="$d/lists" \
+		-o Dir::State::status="$d/status" \
+		-o Dir::Cache="$d/cache" \
+		-o Acquire::Check-Valid-Until=false \
+		-o APT::Sandbox::User=root \
+		"$@"
+}
+
+# ks_sid_apt_setup: write the private apt configuration and update its lists.
+ks_sid_apt_setup() {
+	local d=$KSERIES_CACHE/apt mirror
+	mirror=$(ks_mirror)
+	[ -r "$KS_KEYRING" ] || ks_die "missing $KS_KEYRING (apt-get install debian-archive-keyring)"
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	: >"$d/preferences"
+	[ -e "$d/status" ] || : >"$d/status"
+	printf 'deb [signed-by=%s] %s sid main\n' "$KS_KEYRING" "$mirror" >"$d/sources.list.tmp"
+	mv "$d/sources.list.tmp" "$d/sources.list"
+	ks_apt apt-get update >"$d/update.log" 2>&1 ||
+		{ cat "$d/update.log" >&2; ks_die "apt-get update of the private sid configuration failed"; }
+}
