@@ -1,0 +1,100 @@
+# kseries - patch-series management and review pipeline for kernel work.
+#
+#   make                 build ./kseries
+#   make DEVELOPER=1     warnings are errors
+#   make SANITIZE=address,undefined check
+#   make check           unit tests, end-to-end tests, Coccinelle cases (prove)
+#   make check-kernel    the kernel stages (builds, KUnit, VM); minutes to hours
+#   make bench           benchmarks, reported as ratios
+#   make fuzz            short libFuzzer runs of every parser harness
+-include config.mak
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS = gmime-3.0 jansson
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -MMD -MP \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS))
+ALL_LDFLAGS = $(LDFLAGS)
+LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+
+ifdef DEVELOPER
+ALL_CFLAGS += -Wall -Wextra -Werror -Wvla -Wwrite-strings \
+	-Wstrict-prototypes -Wmissing-prototypes -Wshadow \
+	-Wno-unused-parameter -Wformat=2 -Wno-format-nonliteral
+endif
+ifdef SANITIZE
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+ALL_LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+ifndef V
+QUIET_CC = @echo '   ' CC $@;
+QUIET_LINK = @echo '   ' LINK $@;
+endif
+
+PROGRAM = kseries
+
+# The library: everything but main.
+LIB_OBJS =
+LIB_OBJS += tools/apply.o
+LIB_OBJS += tools/mail.o
+LIB_OBJS += tools/run.o
+LIB_OBJS += tools/series.o
+LIB_OBJS += tools/subject.o
+LIB_OBJS += tools/util.o
+
+BUILTIN_OBJS =
+BUILTIN_OBJS += tools/cmd-diff.o
+BUILTIN_OBJS += tools/cmd-import.o
+BUILTIN_OBJS += tools/cmd-list.o
+BUILTIN_OBJS += tools/cmd-show.o
+
+OBJS = tools/kseries.o $(BUILTIN_OBJS) $(LIB_OBJS)
+
+UNIT_TESTS =
+UNIT_TESTS += tests/unit/t-mail
+UNIT_TESTS += tests/unit/t-subject
+UNIT_TESTS += tests/unit/t-util
+
+all: $(PROGRAM)
+
+$(PROGRAM): $(OBJS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(ALL_LDFLAGS) $(LIBS)
+
+%.o: %.c
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -Itools -c -o $@ $<
+
+tools/lib.a: $(LIB_OBJS)
+	$(QUIET_LINK)$(AR) rcs $@ $(LIB_OBJS)
+
+tests/unit/t-%: tests/unit/t-%.o tools/lib.a
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $< tools/lib.a \
+		$(ALL_LDFLAGS) $(LIBS) -lcmocka
+
+PROVE ?= prove
+PROVE_OPTS ?=
+SHELL_TESTS = $(sort $(wildcard tests/t[0-9]*.sh))
+
+check: all $(UNIT_TESTS)
+	@CMOCKA_MESSAGE_OUTPUT=TAP $(PROVE) $(PROVE_OPTS) -e '' $(UNIT_TESTS) :: && \
+	$(PROVE) $(PROVE_OPTS) -e bash $(SHELL_TESTS)
+
+check-kernel: all
+	KSERIES_KERNEL_TESTS=1 $(PROVE) $(PROVE_OPTS) -e bash $(SHELL_TESTS)
+
+bench: all
+	@set -e; for b in $(sort $(wildcard tests/bench/*.sh)); do \
+		echo "== $$b"; bash $$b; done
+
+format:
+	clang-format -i tools/*.c tools/*.h tests/unit/*.c
+
+clean:
+	$(RM) $(PROGRAM) tools/*.o tools/*.d tools/lib.a tests/unit/*.o \
+		tests/unit/*.d $(UNIT_TESTS)
+
+.PHONY: all check check-kernel bench format clean
+
+-include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)

@@ -1,0 +1,107 @@
+# tests/lib.sh - a small TAP test library in the manner of git's test-lib.sh.
+#
+# Source it at the top of tests/tNNNN-area-detail.sh after setting
+# test_description. Each test_expect_success runs its body in a subshell
+# inside a private scratch directory ($TRASH), and prints one TAP line.
+
+set -u
+
+TEST_DIR=$(cd "$(dirname "$0")" && pwd)
+SRC_DIR=$(cd "$TEST_DIR/.." && pwd)
+KSERIES=${KSERIES:-$SRC_DIR/kseries}
+TEST_NAME=$(basename "$0" .sh)
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/kseries-$TEST_NAME.XXXXXX")
+FIXTURES=$TEST_DIR/$(echo "$TEST_NAME" | cut -d- -f1)
+export KSERIES SRC_DIR TEST_DIR FIXTURES TRASH
+export LC_ALL=C TZ=UTC
+export GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=author@example.invalid
+export GIT_COMMITTER_NAME="C O Mitter" GIT_COMMITTER_EMAIL=committer@example.invalid
+export GIT_CONFIG_NOSYSTEM=1 HOME=$TRASH/home
+mkdir -p "$HOME"
+
+test_count=0
+test_failed=0
+test_skipped=0
+declare -A test_prereq=()
+
+trap 'rm -rf "$TRASH"' EXIT
+
+kseries() { "$KSERIES" "$@"; }
+
+say() { printf '# %s\n' "$*"; }
+
+# test_set_prereq NAME: mark a prerequisite as satisfied.
+test_set_prereq() { test_prereq[$1]=1; }
+
+# test_have_prereq A,B: true when every named prerequisite is set.
+test_have_prereq() {
+	local p
+	for p in ${1//,/ }; do
+		[ -n "${test_prereq[$p]:-}" ] || return 1
+	done
+}
+
+# test_expect_success [PREREQ] 'title' 'body'
+test_expect_success() {
+	local prereq='' title body
+	if [ $# -eq 3 ]; then prereq=$1; shift; fi
+	title=$1 body=$2
+	test_count=$((test_count + 1))
+	if [ -n "$prereq" ] && ! test_have_prereq "$prereq"; then
+		test_skipped=$((test_skipped + 1))
+		echo "ok $test_count # SKIP $title (missing $prereq${SKIP_REASON:+: $SKIP_REASON})"
+		return 0
+	fi
+	if (cd "$TRASH" && set -e && eval "$body") >"$TRASH/.out" 2>&1; then
+		echo "ok $test_count - $title"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $title"
+		sed 's/^/#   /' "$TRASH/.out" | head -n 60
+	fi
+}
+
+# test_must_fail CMD...: CMD must exit non-zero but not by a signal.
+test_must_fail() {
+	local rc=0
+	"$@" || rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "test_must_fail: command succeeded: $*" >&2
+		return 1
+	elif [ $rc -gt 128 ] && [ $rc -ne 128 ] && [ $rc -ne 129 ]; then
+		echo "test_must_fail: died by signal $((rc - 128)): $*" >&2
+		return 1
+	fi
+	return 0
+}
+
+# test_expect_code N CMD...
+test_expect_code() {
+	local want=$1 rc=0
+	shift
+	"$@" || rc=$?
+	if [ $rc -ne "$want" ]; then
+		echo "test_expect_code: want $want, got $rc: $*" >&2
+		return 1
+	fi
+}
+
+# test_cmp EXPECTED ACTUAL
+test_cmp() { diff -u "$1" "$2"; }
+
+# test_line_count OP N FILE
+test_line_count() {
+	local n
+	n=$(wc -l <"$3")
+	if ! [ "$n" "$1" "$2" ]; then
+		echo "test_line_count: $3 has $n lines, want $1 $2" >&2
+		return 1
+	fi
+}
+
+test_done() {
+	echo "1..$test_count"
+	say "passed $((test_count - test_failed - test_skipped)), failed $test_failed, skipped $test_skipped"
+	[ "$test_failed" -eq 0 ]
+	exit $?
+}

@@ -1,0 +1,766 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kseries import SERIES MBOX [--version N] [--base REV]
+ *
+ * Takes a posted version of a series from an mbox (as b4 mbox or lore
+ * give it): its cover letter and patches become the vN/ patch files, the rest of
+ * the thread vN/thread.mbox, and series.conf records where and when it
+ * was posted. Everything is checked before anything is written; a new
+ * series or version appears by one rename, so an interrupted import
+ * leaves nothing half-made, and importing the same mbox again changes
+ * nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <gmime/gmime.h>
+
+#include "builtin.h"
+#include "mail.h"
+#include "series.h"
+#include "subject.h"
+#include "util.h"
+#include "banned.h"
+
+static const char import_usage[] =
+	"kseries import SERIES MBOX [--version N] [--base REV]";
+
+enum kind { K_REPLY, K_COVER, K_PATCH };
+
+struct item {
+	struct mail *mail;	/* borrowed from the mails array */
+	struct subject subj;
+	enum kind kind;
+};
+
+/* A unified diff starts somewhere in the body. */
+static bool body_has_diff(const char *b, size_t len)
+{
+	const char *p = b, *end = b + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *next = nl ? nl + 1 : end;
+
+		if (mem_starts_with(p, (size_t)(end - p), "diff --git "))
+			return true;
+		if (mem_starts_with(p, (size_t)(end - p), "--- ") &&
+		    mem_starts_with(next, (size_t)(end - next), "+++ ")) {
+			const char *nl2 = memchr(next, '\n', (size_t)(end - next));
+
+			if (nl2 && mem_starts_with(nl2 + 1,
+						   (size_t)(end - nl2 - 1), "@@ "))
+				return true;
+		}
+		p = next;
+	}
+	return false;
+}
+
+struct out_file {
+	char *rel;		/* path relative to the series directory */
+	GString *data;
+};
+
+static void out_file_free(struct out_file *f)
+{
+	g_free(f->rel);
+	g_string_free(f->data, TRUE);
+	g_free(f);
+}
+
+static void add_out(GPtrArray *outs, char *rel, GString *data)
+{
+	struct out_file *f = g_new0(struct out_file, 1);
+
+	f->rel = rel;
+	f->data = data;
+	g_ptr_array_add(outs, f);
+}
+
+/* "Link to v1: https://lore.kernel.org/r/<msgid>" as b4 writes it. */
+static void find_links(const char *body, GHashTable *links)
+{
+	char **lines = g_strsplit(body, "\n", -1);
+
+	for (char **l = lines; *l; l++) {
+		const char *p = *l, *colon, *url;
+		char *end;
+		long v;
+
+		while (*p == ' ' || *p == '-' || *p == '*')
+			p++;
+		if (g_ascii_strncasecmp(p, "Link to v", 9))
+			continue;
+		v = strtol(p + 9, &end, 10);
+		colon = end;
+		if (v < 1 || v > 9999 || *colon != ':')
+			continue;
+		url = colon + 1;
+		while (*url == ' ')
+			url++;
+		if (!starts_with(url, "https://") || strpbrk(url, " \t<>\""))
+			continue;
+		g_hash_table_insert(links, GINT_TO_POINTER((int)v), g_strdup(url));
+	}
+	g_strfreev(lines);
+}
+
+/* A "change-id: …" line (b4 puts it after the diff, or in the cover). */
+static char *find_change_id(const char *body)
+{
+	char **lines = g_strsplit(body, "\n", -1);
+	char *id = NULL;
+
+	for (char **l = lines; *l && !id; l++) {
+		if (!starts_with(*l, "change-id: "))
+			continue;
+		id = g_strstrip(g_strdup(*l + 11));
+		for (const char *c = id; *c; c++)
+			if (!g_ascii_isalnum(*c) && *c != '-' && *c != '_') {
+				g_free(id);
+				id = NULL;
+				break;
+			}
+	}
+	g_strfreev(lines);
+	return id;
+}
+
+static char *make_change_id(const char *name, const struct mail *m)
+{
+	GDateTime *dt = g_date_time_new_from_unix_utc(m->time ? m->time : 0);
+	char *day = g_date_time_format(dt, "%Y%m%d");
+	char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1,
+						  m->message_id ? m->message_id :
+						  m->subject, -1);
+	char *id;
+
+	/* b4's form: YYYYMMDD-name-<12 hex> */
+	sum[12] = '\0';
+	id = g_strdup_printf("%s-%s-%s", day, name, sum);
+	g_date_time_unref(dt);
+	g_free(day);
+	g_free(sum);
+	return id;
+}
+
+/* The mboxrd form of one message, for thread.mbox. */
+static void append_mbox(GString *out, const struct mail *m)
+{
+	if (!mem_starts_with(m->raw, m->raw_len, "From ")) {
+		const char *p = m->raw, *end = m->raw + m->raw_len;
+
+		g_string_append(out, "From mboxrd@z Thu Jan  1 00:00:00 1970\n");
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t n = nl ? (size_t)(nl + 1 - p) : (size_t)(end - p);
+			const char *q = p;
+
+			while (q < p + n && *q == '>')
+				q++;
+			if (mem_starts_with(q, (size_t)(p + n - q), "From "))
+				g_string_append_c(out, '>');
+			g_string_append_len(out, p, (gssize)n);
+			p += n;
+		}
+	} else {
+		g_string_append_len(out, m->raw, (gssize)m->raw_len);
+	}
+	if (out->len && out->str[out->len - 1] != '\n')
+		g_string_append_c(out, '\n');
+	/* an empty line before the next From_ line */
+	if (out->len < 2 || out->str[out->len - 2] != '\n')
+		g_string_append_c(out, '\n');
+}
+
+static char *mail_key(const struct mail *m)
+{
+	return m->message_id ? g_strdup(m->message_id) :
+	       g_compute_checksum_for_data(G_CHECKSUM_SHA1,
+					   (const guchar *)m->raw, m->raw_len);
+}
+
+static int write_files(const char *dir, GPtrArray *outs)
+{
+	for (guint i = 0; i < outs->len; i++) {
+		struct out_file *f = outs->pdata[i];
+		char *path = g_build_filename(dir, f->rel, NULL);
+		char *parent = g_path_get_dirname(path);
+		int ret = mkdir_p(parent);
+
+		if (ret == 0)
+			ret = write_file_atomic(path, f->data->str, f->data->len);
+		g_free(parent);
+		g_free(path);
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+struct conf_kv {
+	const char *key;
+	char *value;
+	bool add;
+};
+
+static int write_conf(struct series *s, GArray *kvs)
+{
+	for (guint i = 0; i < kvs->len; i++) {
+		struct conf_kv *kv = &g_array_index(kvs, struct conf_kv, i);
+		int ret = kv->add ? series_add(s, kv->key, kv->value) :
+				    series_set(s, kv->key, kv->value);
+
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void kv_clear(gpointer p)
+{
+	struct conf_kv *kv = p;
+
+	g_free((char *)kv->key);
+	g_free(kv->value);
+}
+
+static void kv(GArray *kvs, bool add, char *key, const char *value)
+{
+	struct conf_kv c = { key, g_strdup(value), add };
+
+	g_array_append_val(kvs, c);
+}
+
+static void add_addresses(GArray *kvs, const char *key, const char *list)
+{
+	InternetAddressList *l = internet_address_list_parse(NULL, list);
+
+	for (int i = 0; l && i < internet_address_list_length(l); i++) {
+		char *a = internet_address_to_string(
+			internet_address_list_get_address(l, i), NULL, FALSE);
+
+		kv(kvs, true, g_strdup(key), a);
+		g_free(a);
+	}
+	if (l)
+		g_object_unref(l);
+}
+
+/* What an import killed half-way left behind: its staging directories. */
+static void remove_stale(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *n;
+
+	while (d && (n = g_dir_read_name(d))) {
+		char *p;
+
+		if (!starts_with(n, ".import-"))
+			continue;
+		p = g_build_filename(dir, n, NULL);
+		remove_tree(p);
+		g_free(p);
+	}
+	if (d)
+		g_dir_close(d);
+}
+
+static int lock_store(void)
+{
+	char *path = g_build_filename(store_top(), "series", ".kseries.lock", NULL);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
+		error_errno("cannot lock '%s'", path);
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	g_free(path);
+	return fd;
+}
+
+int cmd_import(int argc, const char **argv)
+{
+	const char *name = NULL, *mbox = NULL, *base = "v7.2.13";
+	GPtrArray *mails = NULL, *items = NULL, *outs = NULL;
+	GHashTable *links = NULL;
+	GArray *kvs = NULL;
+	struct item *cover = NULL, *first = NULL;
+	struct item **patches = NULL;
+	struct series s = { 0 };
+	char *sdir = NULL, *vdir_rel = NULL, *tmp = NULL;
+	int version = 0, total = 0, npatches = 0, ret = EXIT_FATAL;
+	int lock = -1, nreplies = 0;
+	bool new_series, new_version;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: %s\n", import_usage);
+			return 0;
+		} else if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-v")) {
+			char *end;
+
+			if (++i >= argc)
+				usage(import_usage);
+			version = (int)strtol(argv[i], &end, 10);
+			if (*end || version < 1 || version > 9999)
+				die("bad version '%s'", argv[i]);
+		} else if (!strcmp(argv[i], "--base")) {
+			if (++i >= argc)
+				usage(import_usage);
+			base = argv[i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			error("unknown option '%s'", argv[i]);
+			usage(import_usage);
+		} else if (!name) {
+			name = argv[i];
+		} else if (!mbox) {
+			mbox = argv[i];
+		} else {
+			usage(import_usage);
+		}
+	}
+	if (!name || !mbox)
+		usage(import_usage);
+	if (!safe_component(name) || name[0] == '.')
+		die("bad series name '%s'", name);
+	if (!safe_component(base) && !strchr(base, '/'))
+		die("bad base '%s'", base);
+
+	mails = mail_array_new();
+	if (mail_read_mbox(mbox, mails) < 0)
+		goto out;
+
+	/* classify */
+	items = g_ptr_array_new();
+	for (guint i = 0; i < mails->len; i++) {
+		struct item *it = g_new0(struct item, 1);
+
+		it->mail = mails->pdata[i];
+		subject_parse(it->mail->subject, &it->subj);
+		if (it->subj.patch && !it->subj.reply)
+			it->kind = body_has_diff(it->mail->body, it->mail->body_len) ?
+				   K_PATCH : K_COVER;
+		g_ptr_array_add(items, it);
+	}
+	/* which version */
+	if (!version) {
+		for (guint i = 0; i < items->len; i++) {
+			struct item *it = items->pdata[i];
+
+			if (it->kind == K_REPLY && !it->subj.patch)
+				continue;
+			if (it->kind == K_REPLY) {
+				bool posted = false;
+
+				for (guint j = 0; j < items->len; j++)
+					if (((struct item *)items->pdata[j])->kind != K_REPLY)
+						posted = true;
+				if (posted)
+					continue;
+			}
+			if (version && it->subj.version != version) {
+				error("'%s' holds v%d and v%d: import one with --version",
+				      mbox, version, it->subj.version);
+				goto out;
+			}
+			version = it->subj.version;
+		}
+	}
+	if (!version) {
+		error("'%s': no patch mail says which version this is: use --version",
+		      mbox);
+		goto out;
+	}
+	/* the patches and cover of that version */
+	for (guint i = 0; i < items->len; i++) {
+		struct item *it = items->pdata[i];
+
+		if (it->kind == K_REPLY || it->subj.version != version)
+			continue;
+		if (!total)
+			total = it->subj.total;
+		if (it->subj.total != total) {
+			error("'%s': v%d patches disagree on the count (%d and %d)",
+			      mbox, version, total, it->subj.total);
+			goto out;
+		}
+	}
+	patches = g_new0(struct item *, (gsize)total + 1);
+	for (guint i = 0; i < items->len; i++) {
+		struct item *it = items->pdata[i];
+
+		if (it->kind == K_REPLY || it->subj.version != version)
+			continue;
+		if (it->kind == K_COVER) {
+			if (it->subj.index != 0 || cover) {
+				error("'%s': unexpected mail without a diff: '%s'",
+				      mbox, it->mail->subject);
+				goto out;
+			}
+			cover = it;
+			continue;
+		}
+		if (it->subj.index == 0 && total == 1)
+			it->subj.index = 1;
+		if (it->subj.index < 1 || patches[it->subj.index]) {
+			error("'%s': duplicate or misnumbered patch '%s'", mbox,
+			      it->mail->subject);
+			goto out;
+		}
+		patches[it->subj.index] = it;
+		npatches++;
+	}
+	if (npatches && npatches != total) {
+		GString *missing = g_string_new(NULL);
+
+		for (int k = 1; k <= total; k++)
+			if (!patches[k])
+				g_string_append_printf(missing, " %d/%d", k, total);
+		error("'%s': v%d is incomplete: missing%s", mbox, version,
+		      missing->str);
+		g_string_free(missing, TRUE);
+		goto out;
+	}
+	first = cover ? cover : (npatches ? patches[1] : NULL);
+	for (int k = 1; k <= total && npatches; k++)
+		if (!patches[k]->mail->message_id) {
+			error("'%s': patch '%s' has no Message-ID", mbox,
+			      patches[k]->mail->subject);
+			goto out;
+		}
+
+	/* what to write */
+	outs = g_ptr_array_new_with_free_func((GDestroyNotify)out_file_free);
+	vdir_rel = g_strdup_printf("v%d", version);
+	if (cover) {
+		GString *d = g_string_new(NULL);
+
+		mail_format_patch(cover->mail, NULL, d);
+		add_out(outs, g_build_filename(vdir_rel, "0000-cover-letter.patch",
+					       NULL), d);
+	}
+	for (int k = 1; k <= total && npatches; k++) {
+		GString *d = g_string_new(NULL);
+		char *slug = slugify(patches[k]->subj.title);
+		char *file = g_strdup_printf("%04d-%s", k, slug);
+
+		/* git log-tree.c fmt_output_subject: 64 with ".patch" */
+		if (strlen(file) > 64 - 7)
+			file[64 - 7] = '\0';
+		while (strlen(file) > 5 && (file[strlen(file) - 1] == '-' ||
+					    file[strlen(file) - 1] == '.'))
+			file[strlen(file) - 1] = '\0';
+		mail_format_patch(patches[k]->mail, NULL, d);
+		{
+			char *f = g_strdup_printf("%s.patch", file);
+
+			add_out(outs, g_build_filename(vdir_rel, f, NULL), d);
+			g_free(f);
+		}
+		g_free(file);
+		g_free(slug);
+	}
+
+	lock = lock_store();
+	if (lock < 0)
+		goto out;
+	sdir = g_build_filename(store_top(), "series", name, NULL);
+	{
+		char *parent = g_build_filename(store_top(), "series", NULL);
+
+		remove_stale(parent);
+		remove_stale(sdir);
+		g_free(parent);
+	}
+	{
+		char *conf = g_build_filename(sdir, "series.conf", NULL);
+
+		/* versions we write may be there before the posted ones */
+		new_series = !is_file(conf);
+		g_free(conf);
+	}
+	{
+		char *vd = g_build_filename(sdir, vdir_rel, NULL);
+
+		new_version = !is_dir(vd);
+		g_free(vd);
+	}
+
+	/* thread.mbox: the replies, old ones kept, new ones appended */
+	{
+		char *path = g_build_filename(sdir, vdir_rel, "thread.mbox", NULL);
+		GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal,
+							 g_free, NULL);
+		GString *mb = g_string_new(NULL);
+		bool added = false;
+
+		if (is_file(path)) {
+			GPtrArray *old = mail_array_new();
+
+			if (mail_read_mbox(path, old) < 0) {
+				g_ptr_array_unref(old);
+				g_hash_table_unref(seen);
+				g_string_free(mb, TRUE);
+				g_free(path);
+				goto out;
+			}
+			for (guint i = 0; i < old->len; i++) {
+				g_hash_table_add(seen, mail_key(old->pdata[i]));
+				append_mbox(mb, old->pdata[i]);
+			}
+			g_ptr_array_unref(old);
+		}
+		for (guint i = 0; i < items->len; i++) {
+			struct item *it = items->pdata[i];
+			char *key;
+
+			if (it->kind != K_REPLY)
+				continue;
+			if (it->subj.patch && it->subj.version != version)
+				continue;
+			key = mail_key(it->mail);
+			if (g_hash_table_contains(seen, key)) {
+				g_free(key);
+				continue;
+			}
+			g_hash_table_add(seen, key);
+			append_mbox(mb, it->mail);
+			added = true;
+			nreplies++;
+		}
+		g_hash_table_unref(seen);
+		if (added)
+			add_out(outs, g_build_filename(vdir_rel, "thread.mbox", NULL),
+				mb);
+		else
+			g_string_free(mb, TRUE);
+		g_free(path);
+	}
+
+	/* posted patches must not silently replace different ones */
+	for (guint i = 0; i < outs->len; i++) {
+		struct out_file *f = outs->pdata[i];
+		char *path = g_build_filename(sdir, f->rel, NULL);
+		char *old;
+		size_t len;
+
+		if (!g_str_has_suffix(f->rel, ".patch") || !is_file(path)) {
+			g_free(path);
+			continue;
+		}
+		if (read_file(path, MAIL_MAX_FILE, &old, &len) < 0) {
+			g_free(path);
+			goto out;
+		}
+		if (len != f->data->len || memcmp(old, f->data->str, len)) {
+			error("'%s' exists with other content: v%d was imported from another mail",
+			      path, version);
+			g_free(old);
+			g_free(path);
+			goto out;
+		}
+		g_free(old);
+		g_free(path);
+		g_ptr_array_remove_index(outs, i--);
+	}
+
+	/* series.conf */
+	links = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	kvs = g_array_new(FALSE, TRUE, sizeof(struct conf_kv));
+	g_array_set_clear_func(kvs, kv_clear);
+	if (first) {
+		char *cid = find_change_id(first->mail->body);
+		char *vkey = g_strdup_printf("version.%d.", version);
+
+		if (new_series) {
+			if (!cid)
+				cid = make_change_id(name, first->mail);
+			kv(kvs, false, g_strdup("series.title"), first->subj.title);
+			kv(kvs, false, g_strdup("series.change-id"), cid);
+			kv(kvs, false, g_strdup("series.base"), base);
+			kv(kvs, false, g_strdup("series.prefix"),
+			   first->subj.prefix && *first->subj.prefix ?
+			   first->subj.prefix : "PATCH");
+			add_addresses(kvs, "series.to", first->mail->to);
+			add_addresses(kvs, "series.cc", first->mail->cc);
+		}
+		g_free(cid);
+		kv(kvs, false, g_strconcat(vkey, "message-id", NULL),
+		   first->mail->message_id);
+		if (first->mail->date)
+			kv(kvs, false, g_strconcat(vkey, "date", NULL),
+			   first->mail->date);
+		kv(kvs, false, g_strconcat(vkey, "author", NULL), first->mail->from);
+		kv(kvs, false, g_strconcat(vkey, "origin", NULL), "posted");
+		if (first->mail->reconstructed)
+			kv(kvs, false, g_strconcat(vkey, "reconstructed", NULL),
+			   first->mail->reconstructed);
+		find_links(first->mail->body, links);
+		g_free(vkey);
+	} else if (new_series) {
+		/* replies only: the version was posted, but is not here */
+		struct item *r = NULL;
+		char *vkey = g_strdup_printf("version.%d.", version);
+
+		for (guint i = 0; i < items->len && !r; i++)
+			if (((struct item *)items->pdata[i])->subj.patch)
+				r = items->pdata[i];
+		if (!r)
+			r = items->pdata[0];
+		kv(kvs, false, g_strdup("series.title"), r->subj.title);
+		{
+			char *cid = make_change_id(name, r->mail);
+
+			kv(kvs, false, g_strdup("series.change-id"), cid);
+			g_free(cid);
+		}
+		kv(kvs, false, g_strdup("series.base"), base);
+		kv(kvs, false, g_strdup("series.prefix"),
+		   r->subj.prefix && *r->subj.prefix ? r->subj.prefix : "PATCH");
+		kv(kvs, false, g_strconcat(vkey, "origin", NULL), "replies-only");
+		if (r->mail->in_reply_to)
+			kv(kvs, false, g_strconcat(vkey, "in-reply-to", NULL),
+			   r->mail->in_reply_to);
+		g_free(vkey);
+	}
+	{
+		GHashTableIter it;
+		gpointer k, v;
+
+		g_hash_table_iter_init(&it, links);
+		while (g_hash_table_iter_next(&it, &k, &v)) {
+			int lv = GPOINTER_TO_INT(k);
+			const char *url = v;
+			const char *slash = strrchr(url, '/');
+			char *vkey = g_strdup_printf("version.%d.", lv);
+
+			if (lv >= version) {
+				g_free(vkey);
+				continue;
+			}
+			kv(kvs, false, g_strconcat(vkey, "link", NULL), url);
+			if (slash && slash[1] && safe_component(slash + 1))
+				kv(kvs, false, g_strconcat(vkey, "message-id", NULL),
+				   slash + 1);
+			kv(kvs, false, g_strconcat(vkey, "origin", NULL), "linked");
+			g_free(vkey);
+		}
+	}
+
+	/* write: a new series or version appears by one rename */
+	if (new_series) {
+		char *parent = g_build_filename(store_top(), "series", NULL);
+		char *templ = g_build_filename(parent, ".import-XXXXXX", NULL);
+
+		g_free(parent);
+		tmp = g_mkdtemp(templ);
+		if (!tmp) {
+			error_errno("cannot create a directory in series/");
+			g_free(templ);
+			goto out;
+		}
+		s.name = g_strdup(name);
+		s.dir = g_strdup(tmp);
+		s.conf_path = g_build_filename(tmp, "series.conf", NULL);
+		if (write_file_atomic(s.conf_path, "", 0) < 0 ||
+		    write_conf(&s, kvs) < 0)
+			goto out;
+		if (!is_dir(sdir)) {
+			if (write_files(tmp, outs) < 0)
+				goto out;
+			if (rename(tmp, sdir) < 0) {
+				error_errno("cannot rename '%s' to '%s'", tmp, sdir);
+				goto out;
+			}
+		} else {
+			char *conf = g_build_filename(sdir, "series.conf", NULL);
+
+			/* the files first: series.conf makes the series */
+			if (write_files(sdir, outs) < 0 ||
+			    rename(s.conf_path, conf) < 0) {
+				if (errno)
+					error_errno("cannot create '%s'", conf);
+				g_free(conf);
+				goto out;
+			}
+			g_free(conf);
+			remove_tree(tmp);
+		}
+		g_free(tmp);
+		tmp = NULL;
+	} else {
+		if (series_load(name, &s) < 0)
+			goto out;
+		if (new_version && outs->len) {
+			char *templ = g_build_filename(sdir, ".import-XXXXXX", NULL);
+			char *vdir = g_build_filename(sdir, vdir_rel, NULL);
+			char *src;
+
+			tmp = g_mkdtemp(templ);
+			if (!tmp) {
+				error_errno("cannot create a directory in '%s'", sdir);
+				g_free(templ);
+				g_free(vdir);
+				goto out;
+			}
+			src = g_build_filename(tmp, vdir_rel, NULL);
+			if (write_files(tmp, outs) < 0 || rename(src, vdir) < 0) {
+				if (errno)
+					error_errno("cannot create '%s'", vdir);
+				g_free(src);
+				g_free(vdir);
+				goto out;
+			}
+			g_free(src);
+			g_free(vdir);
+			remove_tree(tmp);
+			g_free(tmp);
+			tmp = NULL;
+		} else if (write_files(sdir, outs) < 0) {
+			goto out;
+		}
+		if (write_conf(&s, kvs) < 0)
+			goto out;
+	}
+	printf("%s v%d: %s%d patch%s, %d new repl%s\n", name, version,
+	       cover ? "cover, " : "", npatches, npatches == 1 ? "" : "es",
+	       nreplies, nreplies == 1 ? "y" : "ies");
+	ret = 0;
+out:
+	if (tmp) {
+		remove_tree(tmp);
+		g_free(tmp);
+	}
+	if (lock >= 0)
+		close(lock);
+	series_release(&s);
+	if (kvs)
+		g_array_unref(kvs);
+	if (links)
+		g_hash_table_unref(links);
+	if (outs)
+		g_ptr_array_unref(outs);
+	if (items) {
+		for (guint i = 0; i < items->len; i++) {
+			struct item *it = items->pdata[i];
+
+			subject_release(&it->subj);
+			g_free(it);
+		}
+		g_ptr_array_unref(items);
+	}
+	g_free(patches);
+	g_free(sdir);
+	g_free(vdir_rel);
+	if (mails)
+		g_ptr_array_unref(mails);
+	return ret;
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kseries list - one line per series: name, latest version, state, last
+ * check, open review comments.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "apply.h"
+#include "builtin.h"
+#include "series.h"
+#include "util.h"
+#include "banned.h"
+
+/* Counts feedback records whose "Status:" header says open. */
+static int count_open(const struct series *s)
+{
+	char *dir = g_build_filename(s->dir, "feedback", NULL);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		char *path, *buf;
+		size_t len;
+
+		if (de->d_name[0] == '.')
+			continue;
+		path = g_build_filename(dir, de->d_name, NULL);
+		if (is_file(path) && read_file(path, 1 << 20, &buf, &len) == 0) {
+			const char *end = strstr(buf, "\n\n");
+			const char *st = strstr(buf, "\nStatus: open");
+
+			if (starts_with(buf, "Status: open") ||
+			    (st && (!end || st < end)))
+				n++;
+			g_free(buf);
+		}
+		g_free(path);
+	}
+	if (d)
+		closedir(d);
+	g_free(dir);
+	return n;
+}
+
+static char *last_check(const char *name, int version)
+{
+	char *path = g_strdup_printf("%s/results/%s/v%d/summary", cache_dir(),
+				     name, version);
+	char *buf = NULL;
+	size_t len;
+
+	if (is_file(path) && read_file(path, 4096, &buf, &len) == 0)
+		g_strstrip(buf);
+	g_free(path);
+	return buf ? buf : g_strdup("never checked");
+}
+
+int cmd_list(int argc, const char **argv)
+{
+	GPtrArray *names;
+	int ret = 0;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			printf("usage: kseries list\n");
+			return 0;
+		}
+		usage("kseries list");
+	}
+	names = series_list_names();
+	for (guint i = 0; i < names->len; i++) {
+		struct series s;
+		char key[64], *check;
+		const char *origin;
+		int v;
+
+		if (series_load(names->pdata[i], &s) < 0) {
+			ret = EXIT_FINDINGS;
+			continue;
+		}
+		v = series_latest_version(&s);
+		snprintf(key, sizeof(key), "version.%d.origin", v);
+		origin = series_get(&s, key);
+		check = last_check(s.name, v);
+		printf("%-24s v%-3d %-13s %-28s %d open\n", s.name, v,
+		       !origin ? "draft" :
+		       !strcmp(origin, "ours") ? "draft" : origin,
+		       check, count_open(&s));
+		g_free(check);
+		series_release(&s);
+	}
+	g_ptr_array_unref(names);
+	return ret;
+}

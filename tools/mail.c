@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mail.c - mbox splitting and GMime-backed message decoding.
+ *
+ * The mbox is split here (a "From " line at the start of the file or
+ * after an empty line begins a message, as git mailsplit and mutt read
+ * it); each message is then parsed by GMime on its own, which keeps
+ * every message's raw bytes at hand for thread.mbox and bounds the
+ * memory one message can take.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gmime/gmime.h>
+
+#include "mail.h"
+#include "util.h"
+#include "banned.h"
+
+void mail_init(void)
+{
+	static gsize done;
+
+	if (g_once_init_enter(&done)) {
+		g_mime_init();
+		g_once_init_leave(&done, 1);
+	}
+}
+
+void mail_free(struct mail *m)
+{
+	if (!m)
+		return;
+	g_free(m->message_id);
+	g_free(m->from_name);
+	g_free(m->from_email);
+	g_free(m->from);
+	g_free(m->date);
+	g_free(m->subject);
+	g_free(m->in_reply_to);
+	if (m->references)
+		g_ptr_array_unref(m->references);
+	g_free(m->to);
+	g_free(m->cc);
+	g_free(m->body);
+	g_free(m->reconstructed);
+	g_free(m->raw);
+	g_free(m);
+}
+
+GPtrArray *mail_array_new(void)
+{
+	return g_ptr_array_new_with_free_func((GDestroyNotify)mail_free);
+}
+
+/*
+ * A decoded header value must stay on one line: RFC 2047 lets an
+ * encoded-word carry CR or LF, which would let a subject inject headers
+ * into every file we write. Control characters become spaces, runs of
+ * white space one space, and the result is valid UTF-8.
+ */
+static char *clean_header(const char *v)
+{
+	GString *s = g_string_new(NULL);
+	char *valid;
+	bool space = false;
+
+	if (!v)
+		v = "";
+	valid = g_utf8_make_valid(v, -1);
+	for (const unsigned char *p = (const unsigned char *)valid; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f || *p == ' ') {
+			space = true;
+			continue;
+		}
+		if (space && s->len)
+			g_string_append_c(s, ' ');
+		space = false;
+		g_string_append_c(s, (char)*p);
+	}
+	g_free(valid);
+	return g_string_free(s, FALSE);
+}
+
+static char *first_msgid(const char *value)
+{
+	GMimeReferences *refs;
+	char *id = NULL;
+
+	if (!value)
+		return NULL;
+	refs = g_mime_references_parse(NULL, value);
+	if (refs && g_mime_references_length(refs) > 0)
+		id = clean_header(g_mime_references_get_message_id(refs, 0));
+	if (refs)
+		g_mime_references_free(refs);
+	return id;
+}
+
+static GPtrArray *all_msgids(const char *value)
+{
+	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+	GMimeReferences *refs;
+
+	if (!value)
+		return a;
+	refs = g_mime_references_parse(NULL, value);
+	if (!refs)
+		return a;
+	for (int i = 0; i < g_mime_references_length(refs); i++)
+		g_ptr_array_add(a, clean_header(
+			g_mime_references_get_message_id(refs, i)));
+	g_mime_references_free(refs);
+	return a;
+}
+
+static char *addresses(InternetAddressList *list)
+{
+	char *s, *c;
+
+	if (!list || internet_address_list_length(list) == 0)
+		return g_strdup("");
+	s = internet_address_list_to_string(list, NULL, FALSE);
+	c = clean_header(s);
+	g_free(s);
+	return c;
+}
+
+/* Bytes in a charset → valid UTF-8, with the fallbacks mail.h names. */
+static char *to_utf8(const char *buf, size_t len, const char *charset)
+{
+	char *out;
+
+	if (charset && g_ascii_strcasecmp(charset, "utf-8") &&
+	    g_ascii_strcasecmp(charset, "us-ascii")) {
+		gsize w;
+
+		out = g_convert(buf, (gssize)len, "UTF-8",
+				g_mime_charset_iconv_name(charset),
+				NULL, &w, NULL);
+		if (out)
+			return out;
+	}
+	if (g_utf8_validate_len(buf, len, NULL))
+		return g_strndup(buf, len);
+	if (!charset || !g_ascii_strcasecmp(charset, "us-ascii")) {
+		out = g_convert(buf, (gssize)len, "UTF-8", "ISO-8859-1",
+				NULL, NULL, NULL);
+		if (out)
+			return out;
+	}
+	return g_utf8_make_valid(buf, (gssize)len);
+}
+
+char *mail_unflow(const char *text, size_t len, bool delsp, size_t *out_len)
+{
+	GString *out = g_string_sized_new(len);
+	const char *p = text, *end = text + len;
+	bool joining = false;
+	int join_depth = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *line = p;
+		int depth = 0;
+		bool soft;
+
+		p += n + (nl ? 1 : 0);
+		/* RFC 3676 4.5: quote depth is the count of leading '>' */
+		while (depth < (int)n && line[depth] == '>')
+			depth++;
+		line += depth;
+		n -= (size_t)depth;
+		/* 4.4: remove space-stuffing */
+		if (n && line[0] == ' ') {
+			line++;
+			n--;
+		}
+		/* 4.3: the signature separator is never flowed */
+		soft = n && line[n - 1] == ' ' &&
+		       !(n == 3 && !memcmp(line, "-- ", 3));
+		if (joining && depth != join_depth) {
+			/* 4.5: a depth change ends the paragraph */
+			g_string_append_c(out, '\n');
+			joining = false;
+		}
+		if (!joining)
+			for (int i = 0; i < depth; i++)
+				g_string_append_c(out, '>');
+		if (!joining && depth)
+			g_string_append_c(out, ' ');
+		g_string_append_len(out, line, (gssize)(soft && delsp ? n - 1 : n));
+		if (soft) {
+			joining = true;
+			join_depth = depth;
+		} else {
+			joining = false;
+			if (nl || p < end)
+				g_string_append_c(out, '\n');
+		}
+	}
+	if (joining)
+		g_string_append_c(out, '\n');
+	if (out_len)
+		*out_len = out->len;
+	return g_string_free(out, FALSE);
+}
+
+struct walk {
+	GString *text;
+	unsigned parts;
+	unsigned attachments;
+	bool flowed;
+	const char *err;
+};
+
+static void walk_part(GMimeObject *obj, int depth, struct walk *w)
+{
+	GMimeContentType *ct;
+	const char *disp;
+
+	if (w->err)
+		return;
+	if (++w->parts > MAIL_MAX_PARTS) {
+		w->err = "too many MIME parts";
+		return;
+	}
+	if (depth > MAIL_MAX_DEPTH) {
+		w->err = "MIME nesting too deep";
+		return;
+	}
+	if (GMIME_IS_MULTIPART(obj)) {
+		GMimeMultipart *mp = GMIME_MULTIPART(obj);
+		int n = g_mime_multipart_get_count(mp);
+
+		ct = g_mime_object_get_content_type(obj);
+		/* RFC 2046 5.1.4: of alternatives, the plain one */
+		if (ct && g_mime_content_type_is_type(ct, "multipart",
+						       "alternative")) {
+			for (int i = 0; i < n; i++) {
+				GMimeObject *sub = g_mime_multipart_get_part(mp, i);
+				GMimeContentType *sct =
+					g_mime_object_get_content_type(sub);
+
+				if (sct && g_mime_content_type_is_type(sct, "text",
+								       "plain")) {
+					walk_part(sub, depth + 1, w);
+					return;
+				}
+			}
+		}
+		for (int i = 0; i < n; i++)
+			walk_part(g_mime_multipart_get_part(mp, i), depth + 1, w);
+		return;
+	}
+	if (!GMIME_IS_PART(obj)) {
+		w->attachments++;	/* message/rfc822 and the like */
+		return;
+	}
+	ct = g_mime_object_get_content_type(obj);
+	disp = g_mime_object_get_disposition(obj);
+	if (!ct || !g_mime_content_type_is_type(ct, "text", "plain") ||
+	    (disp && !g_ascii_strcasecmp(disp, "attachment"))) {
+		w->attachments++;
+		return;
+	}
+	{
+		GMimeDataWrapper *dw = g_mime_part_get_content(GMIME_PART(obj));
+		GMimeStream *mem;
+		GByteArray *bytes;
+		const char *charset, *fmt, *delsp;
+		char *text, *unflowed;
+		size_t tlen;
+
+		if (!dw)
+			return;
+		mem = g_mime_stream_mem_new();
+		/* decodes the Content-Transfer-Encoding (QP, base64) */
+		g_mime_data_wrapper_write_to_stream(dw, mem);
+		bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+		charset = g_mime_content_type_get_parameter(ct, "charset");
+		text = to_utf8((const char *)bytes->data, bytes->len, charset);
+		g_object_unref(mem);
+		/* CRLF → LF */
+		{
+			char *s = text, *d = text;
+
+			for (; *s; s++)
+				if (!(s[0] == '\r' && s[1] == '\n'))
+					*d++ = *s;
+			*d = '\0';
+			tlen = (size_t)(d - text);
+		}
+		fmt = g_mime_content_type_get_parameter(ct, "format");
+		if (fmt && !g_ascii_strcasecmp(fmt, "flowed")) {
+			delsp = g_mime_content_type_get_parameter(ct, "delsp");
+			unflowed = mail_unflow(text, tlen,
+					       delsp && !g_ascii_strcasecmp(delsp, "yes"),
+					       &tlen);
+			g_free(text);
+			text = unflowed;
+			w->flowed = true;
+		}
+		if (w->text->len && w->text->str[w->text->len - 1] != '\n')
+			g_string_append_c(w->text, '\n');
+		g_string_append_len(w->text, text, (gssize)tlen);
+		g_free(text);
+	}
+}
+
+/*
+ * mboxrd (RFC 4155 and the qmail convention): a body line ">From ",
+ * ">>From ", … had one '>' added when written; take it away.
+ */
+static GString *unescape_mboxrd(const char *p, size_t len)
+{
+	GString *s = g_string_sized_new(len);
+	const char *end = p + len;
+	bool bol = true;
+
+	while (p < end) {
+		if (bol && *p == '>') {
+			const char *q = p;
+
+			while (q < end && *q == '>')
+				q++;
+			if (end - q >= 5 && !memcmp(q, "From ", 5))
+				p++;
+		}
+		bol = *p == '\n';
+		g_string_append_c(s, *p++);
+	}
+	return s;
+}
+
+static int parse_one(const char *raw, size_t len, const char *name,
+		     unsigned nr, struct mail **out)
+{
+	GString *text;
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeMessage *msg;
+	GDateTime *dt;
+	struct mail *m;
+	struct walk w = { 0 };
+	const char *body = raw;
+	size_t body_len = len;
+
+	if (len > MAIL_MAX_MESSAGE)
+		return error("%s: message %u is larger than %u MiB", name, nr,
+			     MAIL_MAX_MESSAGE >> 20);
+	/* skip the From_ line: it is the mbox's, not the message's */
+	if (mem_starts_with(body, body_len, "From ")) {
+		const char *nl = memchr(body, '\n', body_len);
+
+		body_len -= nl ? (size_t)(nl + 1 - body) : body_len;
+		body = nl ? nl + 1 : body + len;
+	}
+	text = unescape_mboxrd(body, body_len);
+	stream = g_mime_stream_mem_new_with_buffer(text->str, text->len);
+	g_string_free(text, TRUE);
+	parser = g_mime_parser_new_with_stream(stream);
+	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
+	msg = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	g_object_unref(stream);
+	if (!msg)
+		return error("%s: message %u is not a mail message", name, nr);
+
+	m = g_new0(struct mail, 1);
+	if (g_mime_message_get_message_id(msg))
+		m->message_id = clean_header(g_mime_message_get_message_id(msg));
+	if (m->message_id && !*m->message_id) {
+		g_free(m->message_id);
+		m->message_id = NULL;
+	}
+	{
+		InternetAddressList *from = g_mime_message_get_from(msg);
+		InternetAddress *ia = from && internet_address_list_length(from) ?
+				      internet_address_list_get_address(from, 0) :
+				      NULL;
+
+		m->from_name = clean_header(ia ? internet_address_get_name(ia) : "");
+		m->from_email = clean_header(ia && INTERNET_ADDRESS_IS_MAILBOX(ia) ?
+			internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia)) :
+			"");
+		if (*m->from_name)
+			m->from = g_strdup_printf("%s <%s>", m->from_name,
+						  m->from_email);
+		else
+			m->from = g_strdup(m->from_email);
+	}
+	{
+		const char *d = g_mime_object_get_header(GMIME_OBJECT(msg), "Date");
+
+		m->date = d ? clean_header(d) : NULL;
+	}
+	dt = g_mime_message_get_date(msg);
+	if (dt) {
+		m->time = g_date_time_to_unix(dt);
+		m->tz_minutes = (int)(g_date_time_get_utc_offset(dt) /
+				      G_TIME_SPAN_MINUTE);
+	}
+	m->subject = clean_header(g_mime_message_get_subject(msg));
+	m->in_reply_to = first_msgid(g_mime_object_get_header(GMIME_OBJECT(msg),
+							      "In-Reply-To"));
+	m->references = all_msgids(g_mime_object_get_header(GMIME_OBJECT(msg),
+							    "References"));
+	if (g_mime_object_get_header(GMIME_OBJECT(msg), "X-Kseries-Reconstructed"))
+		m->reconstructed = clean_header(g_mime_object_get_header(
+			GMIME_OBJECT(msg), "X-Kseries-Reconstructed"));
+	m->to = addresses(g_mime_message_get_to(msg));
+	m->cc = addresses(g_mime_message_get_cc(msg));
+
+	w.text = g_string_new(NULL);
+	if (g_mime_message_get_mime_part(msg))
+		walk_part(g_mime_message_get_mime_part(msg), 0, &w);
+	g_object_unref(msg);
+	if (w.err) {
+		g_string_free(w.text, TRUE);
+		mail_free(m);
+		return error("%s: message %u: %s (limit %d levels, %d parts)",
+			     name, nr, w.err, MAIL_MAX_DEPTH, MAIL_MAX_PARTS);
+	}
+	m->body_len = w.text->len;
+	m->body = g_string_free(w.text, FALSE);
+	m->flowed = w.flowed;
+	m->attachments = w.attachments;
+	m->raw = g_strndup(raw, len);
+	m->raw_len = len;
+	*out = m;
+	return 0;
+}
+
+static bool from_line_at(const char *buf, size_t len, size_t off)
+{
+	return len - off >= 5 && !memcmp(buf + off, "From ", 5) &&
+	       (off == 0 || (buf[off - 1] == '\n' &&
+			     (off == 1 || buf[off - 2] == '\n' ||
+			      (off >= 3 && buf[off - 2] == '\r' &&
+			       buf[off - 3] == '\n'))));
+}
+
+int mail_parse_mbox(const char *buf, size_t len, const char *name,
+		    GPtrArray *mails)
+{
+	GPtrArray *got = mail_array_new();
+	size_t start = 0, off;
+	unsigned nr = 0;
+
+	mail_init();
+	if (len == 0 || memchr(buf, '\0', len)) {
+		g_ptr_array_unref(got);
+		return error(len ? "%s: contains NUL bytes: not a mailbox" :
+			     "%s: empty: no messages", name);
+	}
+	if (!from_line_at(buf, len, 0)) {
+		struct mail *m;
+
+		/* a single message without a From_ line */
+		if (parse_one(buf, len, name, 1, &m) < 0) {
+			g_ptr_array_unref(got);
+			return -1;
+		}
+		g_ptr_array_add(mails, m);
+		g_ptr_array_unref(got);
+		return 0;
+	}
+	for (off = 1; off <= len; off++) {
+		struct mail *m;
+
+		if (off < len && !from_line_at(buf, len, off))
+			continue;
+		if (parse_one(buf + start, off - start, name, ++nr, &m) < 0) {
+			g_ptr_array_unref(got);
+			return -1;
+		}
+		g_ptr_array_add(got, m);
+		start = off;
+	}
+	for (guint i = 0; i < got->len; i++)
+		g_ptr_array_add(mails, got->pdata[i]);
+	g_ptr_array_set_free_func(got, NULL);
+	g_ptr_array_unref(got);
+	return 0;
+}
+
+int mail_read_mbox(const char *path, GPtrArray *mails)
+{
+	GMappedFile *mf;
+	GError *gerr = NULL;
+	int ret;
+
+	mf = g_mapped_file_new(path, FALSE, &gerr);
+	if (!mf) {
+		error("cannot read '%s': %s", path, gerr->message);
+		g_error_free(gerr);
+		return -1;
+	}
+	ret = mail_parse_mbox(g_mapped_file_get_contents(mf),
+			      g_mapped_file_get_length(mf), path, mails);
+	g_mapped_file_unref(mf);
+	return ret;
+}
+
+static bool is_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
+/* git folds long subjects at 78 columns with a one-space continuation. */
+static void add_folded(GString *out, const char *name, const char *value)
+{
+	size_t col = strlen(name) + 2;
+	const char *p = value;
+
+	g_string_append_printf(out, "%s: ", name);
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		size_t w = sp ? (size_t)(sp - p) : strlen(p);
+
+		if (col + w > 78 && p != value) {
+			g_string_append(out, "\n ");
+			col = 1;
+		}
+		g_string_append_len(out, p, (gssize)w);
+		col += w;
+		p += w;
+		if (*p == ' ') {
+			if (p[1] && col + 1 + strcspn(p + 1, " ") <= 78) {
+				g_string_append_c(out, ' ');
+				col++;
+			}
+			p++;
+		}
+	}
+	g_string_append_c(out, '\n');
+}
+
+static void add_header(GString *out, const char *name, const char *value,
+		       bool phrase)
+{
+	char *enc;
+
+	if (!value || !*value)
+		return;
+	if (is_ascii(value)) {
+		add_folded(out, name, value);
+		return;
+	}
+	enc = phrase ? g_mime_utils_header_encode_phrase(NULL, value, NULL) :
+		       g_mime_utils_header_encode_text(NULL, value, NULL);
+	g_string_append_printf(out, "%s: %s\n", name, enc);
+	g_free(enc);
+}
+
+/* An address list, RFC 2047-encoded and folded by GMime where needed. */
+static void add_addresses(GString *out, const char *name, const char *list)
+{
+	InternetAddressList *l;
+	char *enc;
+
+	if (!list || !*list)
+		return;
+	l = internet_address_list_parse(NULL, list);
+	if (!l || internet_address_list_length(l) == 0) {
+		if (l)
+			g_object_unref(l);
+		return;
+	}
+	enc = internet_address_list_to_string(l, NULL, TRUE);
+	g_string_append_printf(out, "%s: %s", name, enc);
+	if (!*enc || enc[strlen(enc) - 1] != '\n')
+		g_string_append_c(out, '\n');
+	g_free(enc);
+	g_object_unref(l);
+}
+
+void mail_format_patch(const struct mail *m, const char *commit, GString *out)
+{
+	mail_init();
+	g_string_append_printf(out, "From %s Mon Sep 17 00:00:00 2001\n",
+			       commit ? commit :
+			       "0000000000000000000000000000000000000000");
+	if (*m->from_name && !is_ascii(m->from_name)) {
+		char *enc = g_mime_utils_header_encode_phrase(NULL, m->from_name,
+							      NULL);
+
+		g_string_append_printf(out, "From: %s <%s>\n", enc,
+				       m->from_email);
+		g_free(enc);
+	} else {
+		add_header(out, "From", m->from, false);
+	}
+	add_header(out, "Date", m->date, false);
+	add_header(out, "Subject", m->subject, false);
+	if (m->message_id)
+		g_string_append_printf(out, "Message-ID: <%s>\n", m->message_id);
+	if (m->in_reply_to)
+		g_string_append_printf(out, "In-Reply-To: <%s>\n", m->in_reply_to);
+	if (m->references && m->references->len) {
+		g_string_append(out, "References:");
+		for (guint i = 0; i < m->references->len; i++)
+			g_string_append_printf(out, "%s<%s>\n",
+					       i ? " " : " ",
+					       (char *)m->references->pdata[i]);
+	}
+	add_addresses(out, "To", m->to);
+	add_addresses(out, "Cc", m->cc);
+	add_header(out, "X-Kseries-Reconstructed", m->reconstructed, false);
+	g_string_append(out, "MIME-Version: 1.0\n"
+			"Content-Type: text/plain; charset=UTF-8\n"
+			"Content-Transfer-Encoding: 8bit\n\n");
+	g_string_append_len(out, m->body, (gssize)m->body_len);
+	if (!m->body_len || m->body[m->body_len - 1] != '\n')
+		g_string_append_c(out, '\n');
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KSERIES_MAIL_H
+#define KSERIES_MAIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <glib.h>
+
+/*
+ * Mail, parsed by GMime: an mbox (mboxo or mboxrd; ">From " lines are
+ * unescaped as mboxrd) or a single message is split into messages, each
+ * with decoded headers and its readable text.
+ *
+ * What we tolerate, deliberately:
+ *  - a file that does not start with a "From " line is one message;
+ *  - bare LF and CRLF line ends alike (bodies come out with LF);
+ *  - a missing or unknown charset is read as UTF-8, then Latin-1, and the
+ *    result is always valid UTF-8 (invalid bytes become U+FFFD);
+ *  - a missing Message-ID: the message gets none (callers decide).
+ * Limits: one message at most MAIL_MAX_MESSAGE bytes, MIME nesting at
+ * most MAIL_MAX_DEPTH levels, MAIL_MAX_PARTS parts; past them the mail
+ * is refused with an error naming the limit.
+ */
+#define MAIL_MAX_MESSAGE (64u << 20)
+#define MAIL_MAX_FILE (1u << 30)	/* one mbox or patch file */
+#define MAIL_MAX_DEPTH 16
+#define MAIL_MAX_PARTS 256
+
+struct mail {
+	char *message_id;	/* without angle brackets; NULL if none */
+	char *from_name;	/* decoded display name, "" if none */
+	char *from_email;	/* addr-spec, "" if none */
+	char *from;		/* "Name <addr>" as git writes it */
+	char *date;		/* the Date: header as sent, or NULL */
+	gint64 time;		/* seconds since the epoch, 0 if unknown */
+	int tz_minutes;		/* the Date: header's offset from UTC */
+	char *subject;		/* decoded, unfolded, "" if none */
+	char *in_reply_to;	/* first msg-id of In-Reply-To, or NULL */
+	GPtrArray *references;	/* char *, without brackets, oldest first */
+	char *to;		/* decoded address lists, "" if none */
+	char *cc;
+	char *body;		/* inline text/plain parts, UTF-8, LF ends */
+	size_t body_len;
+	bool flowed;		/* the text was format=flowed (and unflowed) */
+	unsigned attachments;	/* parts skipped: attachments, non-text */
+	char *reconstructed;	/* X-Kseries-Reconstructed: which headers
+				 * of a seed mail were made up, or NULL */
+	char *raw;		/* the message as in the mbox, From_ line */
+	size_t raw_len;		/* included, mboxrd escaping kept */
+};
+
+/*
+ * Parses every message of the mbox at path into mails (struct mail *,
+ * owned by the array, which frees them). Returns 0, or -1 with one error
+ * printed (path and message number) and mails left unchanged.
+ */
+int mail_read_mbox(const char *path, GPtrArray *mails);
+
+/* The same from memory; name is used in messages. */
+int mail_parse_mbox(const char *buf, size_t len, const char *name,
+		    GPtrArray *mails);
+
+/* A new array whose elements are freed with mail_free(). */
+GPtrArray *mail_array_new(void);
+void mail_free(struct mail *m);
+
+/*
+ * RFC 3676 format=flowed decoding of text: joins soft-broken lines of
+ * the same quote depth, removes space-stuffing, and with delsp the
+ * soft-break space. Returns a new string.
+ */
+char *mail_unflow(const char *text, size_t len, bool delsp, size_t *out_len);
+
+/*
+ * Writes m as one format-patch style message (From_ line, headers from
+ * the mail, UTF-8 8bit text/plain body) into out. Non-ASCII header
+ * values are RFC 2047 encoded. The From_ line is
+ * "From <commit> Mon Sep 17 00:00:00 2001" as git writes it.
+ */
+void mail_format_patch(const struct mail *m, const char *commit, GString *out);
+
+/* Initialises GMime once; safe to call repeatedly. */
+void mail_init(void);
+
+#endif

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * run.c - child processes with argv arrays, pipes and a timeout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "util.h"
+#include "banned.h"
+
+static void set_cloexec_nonblock(int fd)
+{
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static G_GNUC_NORETURN void child(const char *const *argv,
+				  const struct run_opts *o,
+				  int in_fd, int out_fd, int err_fd)
+{
+	if (in_fd >= 0)
+		dup2(in_fd, 0);
+	else {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null >= 0)
+			dup2(null, 0);
+	}
+	if (out_fd >= 0)
+		dup2(out_fd, 1);
+	if (o->merge_err && out_fd >= 0)
+		dup2(out_fd, 2);
+	else if (err_fd >= 0)
+		dup2(err_fd, 2);
+	if (o->dir && chdir(o->dir) < 0) {
+		fprintf(stderr, "kseries: error: cannot chdir to '%s': %s\n",
+			o->dir, strerror(errno));
+		_exit(127);
+	}
+	if (o->env)
+		for (const char *const *e = o->env; *e; e++)
+			putenv((char *)*e);
+	signal(SIGPIPE, SIG_DFL);
+	execvp(argv[0], (char *const *)argv);
+	fprintf(stderr, "kseries: error: cannot run '%s': %s\n", argv[0],
+		strerror(errno));
+	_exit(127);
+}
+
+int run_argv(const char *const *argv, const struct run_opts *opts,
+	     struct run_result *res)
+{
+	static const struct run_opts none;
+	const struct run_opts *o = opts ? opts : &none;
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	size_t in_done = 0;
+	long long deadline = o->timeout ? now_ms() + o->timeout * 1000LL : 0;
+	pid_t pid;
+	int wstatus;
+
+	memset(res, 0, sizeof(*res));
+	res->status = -1;
+	if ((o->in && pipe(in) < 0) ||
+	    ((o->capture_out || o->merge_err) && pipe(out) < 0) ||
+	    (o->capture_err && !o->merge_err && pipe(err) < 0)) {
+		error_errno("cannot create a pipe for '%s'", argv[0]);
+		goto err_close;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		error_errno("cannot fork for '%s'", argv[0]);
+		goto err_close;
+	}
+	if (pid == 0) {
+		if (in[1] >= 0)
+			close(in[1]);
+		if (out[0] >= 0)
+			close(out[0]);
+		if (err[0] >= 0)
+			close(err[0]);
+		child(argv, o, in[0], out[1], err[1]);
+	}
+	if (in[0] >= 0)
+		close(in[0]);
+	if (out[1] >= 0)
+		close(out[1]);
+	if (err[1] >= 0)
+		close(err[1]);
+	in[0] = out[1] = err[1] = -1;
+	if (out[0] >= 0) {
+		res->out = g_string_new(NULL);
+		set_cloexec_nonblock(out[0]);
+	}
+	if (err[0] >= 0) {
+		res->err = g_string_new(NULL);
+		set_cloexec_nonblock(err[0]);
+	}
+	if (in[1] >= 0) {
+		set_cloexec_nonblock(in[1]);
+		if (!o->in_len) {
+			close(in[1]);
+			in[1] = -1;
+		}
+	}
+
+	while (in[1] >= 0 || out[0] >= 0 || err[0] >= 0) {
+		struct pollfd pfd[3];
+		int nfd = 0, timeout = -1, n;
+
+		if (in[1] >= 0)
+			pfd[nfd++] = (struct pollfd){ in[1], POLLOUT, 0 };
+		if (out[0] >= 0)
+			pfd[nfd++] = (struct pollfd){ out[0], POLLIN, 0 };
+		if (err[0] >= 0)
+			pfd[nfd++] = (struct pollfd){ err[0], POLLIN, 0 };
+		if (deadline) {
+			long long left = deadline - now_ms();
+
+			if (left <= 0) {
+				res->timed_out = true;
+				kill(pid, SIGKILL);
+				break;
+			}
+			timeout = left > 1000 ? 1000 : (int)left;
+		}
+		n = poll(pfd, (nfds_t)nfd, timeout);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error_errno("poll");
+			kill(pid, SIGKILL);
+			break;
+		}
+		for (int i = 0; i < nfd; i++) {
+			char buf[65536];
+			ssize_t r;
+
+			if (!pfd[i].revents)
+				continue;
+			if (pfd[i].fd == in[1]) {
+				r = write(in[1], o->in + in_done,
+					  o->in_len - in_done);
+				if (r > 0)
+					in_done += (size_t)r;
+				if ((r < 0 && errno != EAGAIN) ||
+				    in_done == o->in_len) {
+					close(in[1]);
+					in[1] = -1;
+				}
+				continue;
+			}
+			r = read(pfd[i].fd, buf, sizeof(buf));
+			if (r > 0) {
+				g_string_append_len(pfd[i].fd == out[0] ?
+						    res->out : res->err,
+						    buf, r);
+			} else if (r == 0 || errno != EAGAIN) {
+				close(pfd[i].fd);
+				if (pfd[i].fd == out[0])
+					out[0] = -1;
+				else
+					err[0] = -1;
+			}
+		}
+	}
+	while (waitpid(pid, &wstatus, 0) < 0) {
+		if (errno != EINTR) {
+			error_errno("waitpid");
+			goto err_close;
+		}
+	}
+	if (WIFEXITED(wstatus))
+		res->status = WEXITSTATUS(wstatus);
+	else if (WIFSIGNALED(wstatus))
+		res->status = 128 + WTERMSIG(wstatus);
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (out[i] >= 0)
+			close(out[i]);
+		if (err[i] >= 0)
+			close(err[i]);
+	}
+	return 0;
+
+err_close:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (out[i] >= 0)
+			close(out[i]);
+		if (err[i] >= 0)
+			close(err[i]);
+	}
+	run_result_release(res);
+	return -1;
+}
+
+void run_result_release(struct run_result *res)
+{
+	if (res->out)
+		g_string_free(res->out, TRUE);
+	if (res->err)
+		g_string_free(res->err, TRUE);
+	res->out = res->err = NULL;
+}
+
+int run_capture(const char *dir, const char *const *argv, char **outp)
+{
+	struct run_opts o = { .dir = dir, .capture_out = true,
+			      .capture_err = true };
+	struct run_result r;
+
+	*outp = NULL;
+	if (run_argv(argv, &o, &r) < 0)
+		return -1;
+	if (r.status != 0) {
+		GString *cmd = g_string_new(argv[0]);
+
+		for (const char *const *a = argv + 1; *a && cmd->len < 200; a++)
+			g_string_append_printf(cmd, " %s", *a);
+		g_strchomp(r.err->str);
+		error("'%s' failed (exit %d)%s%s", cmd->str, r.status,
+		      r.err->str[0] ? ": " : "", r.err->str);
+		g_string_free(cmd, TRUE);
+		run_result_release(&r);
+		return -1;
+	}
+	while (r.out->len && r.out->str[r.out->len - 1] == '\n')
+		g_string_truncate(r.out, r.out->len - 1);
+	*outp = g_string_free(r.out, FALSE);
+	r.out = NULL;
+	run_result_release(&r);
+	return 0;
+}
+
+int run_passthrough(const char *dir, const char *const *argv)
+{
+	struct run_opts o = { .dir = dir };
+	struct run_result r;
+
+	if (run_argv(argv, &o, &r) < 0)
+		return -1;
+	return r.status;
+}
+
+bool have_program(const char *name)
+{
+	char *p = g_find_program_in_path(name);
+	bool ok = p != NULL;
+
+	g_free(p);
+	return ok;
+}

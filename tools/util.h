@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KSERIES_UTIL_H
+#define KSERIES_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <glib.h>
+
+/* Exit codes (DESIGN.md §3). */
+enum {
+	EXIT_FINDINGS = 1,	/* a failure, or findings were reported */
+	EXIT_FATAL = 128,
+	EXIT_USAGE = 129,
+};
+
+/*
+ * Diagnostics, printed once to stderr as "kseries: error: ...".
+ * error() and error_errno() return -1 so that callers can write
+ * `return error("...")`. die() exits with EXIT_FATAL and is for
+ * cmd-*.c only, before any side effect.
+ */
+int error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+int error_errno(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+void warning(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+G_GNUC_NORETURN void die(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+G_GNUC_NORETURN void usage(const char *text);
+
+/*
+ * Reads the whole of path into a NUL-terminated buffer that the caller
+ * frees with g_free(). Files larger than max bytes are refused.
+ */
+int read_file(const char *path, size_t max, char **buf, size_t *len);
+
+/*
+ * Writes buf to path atomically: a temporary file in the same directory,
+ * fsync, rename, fsync of the directory. On failure nothing at path
+ * changes and the temporary file is removed.
+ */
+int write_file_atomic(const char *path, const char *buf, size_t len);
+
+/* mkdir -p, mode 0777 & ~umask. */
+int mkdir_p(const char *path);
+
+/* Removes a directory tree (no symlinks followed). */
+int remove_tree(const char *path);
+
+/* True if path exists and is a directory / a regular file. */
+bool is_dir(const char *path);
+bool is_file(const char *path);
+
+/*
+ * Turns a subject into a file name the way git format-patch does
+ * (format_sanitized_subject): runs of characters other than [A-Za-z0-9._]
+ * become one '-', no leading '.' or '-', no trailing '-' or '.', at most
+ * 64 bytes. Never contains '/', so it cannot leave its directory.
+ * Returns a new string the caller frees.
+ */
+char *slugify(const char *subject);
+
+/*
+ * True if name is safe as one path component: not empty, not "." or "..",
+ * no '/', no NUL, no control characters, not starting with '-'.
+ */
+bool safe_component(const char *name);
+
+/* Memory search helpers for byte buffers. */
+const char *memmem_str(const char *hay, size_t len, const char *needle);
+bool starts_with(const char *s, const char *prefix);
+bool mem_starts_with(const char *p, size_t len, const char *prefix);
+
+/*
+ * Splits a buffer into lines without copying: calls fn(line, len, data)
+ * for each line, without its "\n" (and without a trailing "\r").
+ * Stops and returns the callback's value when it is non-zero.
+ */
+int for_each_line(const char *buf, size_t len,
+		  int (*fn)(const char *line, size_t len, void *data),
+		  void *data);
+
+#endif
