@@ -1,0 +1,87 @@
+#!/bin/bash
+test_description='rtmutex-wake-check in the VM: the 1 ms PI timedlock, base against patched'
+. "$(dirname "$0")/lib.sh"
+
+# Heavy: two kernel builds (the first one cold, ~13 CPU-minutes; then only
+# what the series touches) and two TCG boots. Run by make check-kernel.
+#
+# The kernels are built from $KSERIES_CACHE/wt/rtmutex, a worktree of the
+# base tree that this test checks out (detached) at v7.2.13 and then at
+# v7.2.13 + series/rtmutex-wake-check/vN (the latest version), in
+# $KSERIES_CACHE/build/vm-rtmutex. Keep no work of your own in it.
+
+CACHE=${KSERIES_CACHE:-$(getent passwd "$(id -u)" | cut -d: -f6)/.cache/kseries}
+SERIES=$SRC_DIR/series/rtmutex-wake-check
+WT=$CACHE/wt/rtmutex
+IMAGES=$CACHE/build/vm-rtmutex/images
+export KSERIES_CACHE=$CACHE
+
+if [ "${KSERIES_KERNEL_TESTS:-}" != 1 ]; then
+	SKIP_REASON='set KSERIES_KERNEL_TESTS=1 (make check-kernel)'
+elif [ ! -d "$CACHE/linux/.git" ] && [ ! -f "$CACHE/linux/.git" ]; then
+	SKIP_REASON="no base tree in $CACHE/linux (kernel/provision-base)"
+elif ! command -v qemu-system-x86_64 >/dev/null; then
+	SKIP_REASON='no qemu-system-x86_64'
+else
+	test_set_prereq KERNEL
+fi
+
+latest=$(ls -d "$SERIES"/v[0-9]* 2>/dev/null | sed 's/.*\/v//' | sort -n | tail -n 1)
+
+# field KEY FILE: the value of KEY= on the rtmutex-timedlock line.
+field() {
+	sed -n "s/^rtmutex-timedlock: .* $1=\\([0-9a-z]*\\).*/\\1/p" "$2" | tail -n 1
+}
+
+test_expect_success KERNEL "build the base kernel and v$latest of the series" '
+	test -n "$latest" &&
+	if [ ! -e "$WT/.git" ]; then
+		git -C "$CACHE/linux" worktree add --detach "$WT" v7.2.13
+	fi &&
+	git -C "$WT" am --abort 2>/dev/null || : &&
+	git -C "$WT" checkout -q --detach v7.2.13 &&
+	"$SRC_DIR/kernel/vm-build" -o "$IMAGES/base.bzImage" "$WT" rtmutex &&
+	git -C "$WT" -c user.name=kseries -c user.email=kseries@localhost \
+		am -q $(ls "$SERIES/v$latest"/0*.patch | grep -v /0000-) &&
+	"$SRC_DIR/kernel/vm-build" -o "$IMAGES/patched.bzImage" "$WT" rtmutex &&
+	git -C "$WT" checkout -q --detach v7.2.13
+'
+
+test_expect_success KERNEL 'build the initramfs with rtmutex-timedlock' '
+	gcc -static -O2 -Wall -pthread -o rtmutex-timedlock \
+		"$SRC_DIR/tests/kernel/rtmutex-timedlock.c" &&
+	"$SRC_DIR/kernel/vm-initramfs" "$TRASH/initrd.gz" rtmutex-timedlock
+'
+
+test_expect_success KERNEL 'patched: the 1 ms timedlock returns ETIMEDOUT, on time' '
+	"$SRC_DIR/kernel/vm-run" --timeout 900 --log "$TRASH/patched.log" \
+		"$IMAGES/patched.bzImage" "$TRASH/initrd.gz" >/dev/null &&
+	grep "^rtmutex-timedlock:" "$TRASH/patched.log" &&
+	grep -q "KSERIES-BOOT: .* cpus=2" "$TRASH/patched.log" &&
+	grep -q "KSERIES-RESULT: rtmutex-timedlock rc=0" "$TRASH/patched.log" &&
+	test "$(field rounds patched.log)" = "$(field etimedout patched.log)" &&
+	test "$(field late_max_us patched.log)" -le "$(field bound_us patched.log)"
+'
+
+test_expect_success KERNEL 'base: the same assertion fails (late, or not ETIMEDOUT)' '
+	test_must_fail "$SRC_DIR/kernel/vm-run" --timeout 900 --log "$TRASH/base.log" \
+		"$IMAGES/base.bzImage" "$TRASH/initrd.gz" >/dev/null &&
+	grep "^rtmutex-timedlock:" "$TRASH/base.log" &&
+	grep -q "KSERIES-DONE: status=1" "$TRASH/base.log" &&
+	grep -q "KSERIES-RESULT: rtmutex-timedlock rc=1" "$TRASH/base.log" &&
+	test "$(field verdict base.log)" = fail
+'
+
+test_expect_success KERNEL 'report base against patched' '
+	b=$(field late_avg_us base.log) p=$(field late_avg_us patched.log) &&
+	be=$(field elapsed_avg_us base.log) pe=$(field elapsed_avg_us patched.log) &&
+	test "$b" -gt 0 && test "$pe" -gt 0 &&
+	ratio=$(awk -v b="$be" -v p="$pe" "BEGIN { printf \"%.1f\", b / p }") &&
+	echo "base:    $(grep "^rtmutex-timedlock:" base.log)" >report &&
+	echo "patched: $(grep "^rtmutex-timedlock:" patched.log)" >>report &&
+	echo "1 ms timedlock, average time to return: base ${be} us, patched ${pe} us, base/patched = ${ratio}x" >>report &&
+	cat report
+'
+[ ! -f "$TRASH/report" ] || sed 's/^/# /' "$TRASH/report"
+
+test_done
