@@ -81,6 +81,11 @@ check: all $(UNIT_TESTS)
 	@CMOCKA_MESSAGE_OUTPUT=TAP $(PROVE) $(PROVE_OPTS) -e '' $(UNIT_TESTS) :: && \
 	$(PROVE) $(PROVE_OPTS) -e bash $(SHELL_TESTS)
 
+# The README's test command: a warning-free, sanitized build and the suite.
+test:
+	$(MAKE) clean
+	$(MAKE) DEVELOPER=1 SANITIZE=address,undefined check
+
 check-kernel: all
 	KSERIES_KERNEL_TESTS=1 $(PROVE) $(PROVE_OPTS) -e bash $(SHELL_TESTS)
 
@@ -95,6 +100,6 @@ clean:
 	$(RM) $(PROGRAM) tools/*.o tools/*.d tools/lib.a tests/unit/*.o \
 		tests/unit/*.d $(UNIT_TESTS)
 
-.PHONY: all check check-kernel bench format clean
+.PHONY: all check check-kernel test bench format clean
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)

@@ -305,6 +305,9 @@ static void walk_part(GMimeObject *obj, int depth, struct walk *w)
 		if (w->text->len && w->text->str[w->text->len - 1] != '\n')
 			g_string_append_c(w->text, '\n');
 		g_string_append_len(w->text, text, (gssize)tlen);
+		/* RFC 2046 5.1.1: the CRLF before a boundary is the boundary's */
+		if (tlen && text[tlen - 1] != '\n')
+			g_string_append_c(w->text, '\n');
 		g_free(text);
 	}
 }

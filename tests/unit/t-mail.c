@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mail.h"
+
+static GPtrArray *parse(const char *text)
+{
+	GPtrArray *mails = mail_array_new();
+
+	assert_int_equal(mail_parse_mbox(text, strlen(text), "test", mails), 0);
+	return mails;
+}
+
+static void test_headers_and_rfc2047(void **state)
+{
+	GPtrArray *m = parse(
+		"From: =?UTF-8?B?QXJ2ZSBIasO4bm5ldsOlZw==?= <arve@android.com>\n"
+		"Subject: =?UTF-8?Q?Re=3A_caf=C3=A9?= and\n more\n"
+		"Date: Thu, 18 Apr 2024 10:21:49 +0200\n"
+		"Message-ID: <abc@x>\n"
+		"In-Reply-To: <p3@y> (Carlos's message)\n"
+		"References: <p0@y>\n <p3@y>\n"
+		"\n"
+		"body\n");
+	struct mail *x = m->pdata[0];
+
+	assert_string_equal(x->from_name, "Arve Hjønnevåg");
+	assert_string_equal(x->from_email, "arve@android.com");
+	assert_string_equal(x->subject, "Re: café and more");
+	assert_string_equal(x->message_id, "abc@x");
+	assert_string_equal(x->in_reply_to, "p3@y");
+	assert_int_equal(x->references->len, 2);
+	assert_int_equal(x->time, 1713428509);
+	assert_int_equal(x->tz_minutes, 120);
+	assert_string_equal(x->body, "body\n");
+	g_ptr_array_unref(m);
+}
+
+static void test_header_injection(void **state)
+{
+	/* an encoded CR LF must not survive into the decoded subject */
+	GPtrArray *m = parse("Subject: =?UTF-8?Q?a=0D=0ABcc:_evil@x?=\n\nb\n");
+
+	assert_null(strchr(((struct mail *)m->pdata[0])->subject, '\n'));
+	g_ptr_array_unref(m);
+}
+
+static void test_qp_crlf_latin1(void **state)
+{
+	GPtrArray *m = parse(
+		"Subject: x\r\n"
+		"Content-Type: text/plain; charset=iso-8859-1\r\n"
+		"Content-Transfer-Encoding: quoted-printable\r\n"
+		"\r\n"
+		"On Wed, Apr 17, 2024 at 9:15=E2=80=AFPM Carlos wrote:\r\n"
+		"caf=E9 long=\r\n"
+		" line\r\n");
+	struct mail *x = m->pdata[0];
+
+	/* the bytes are decoded from Latin-1 as the header says */
+	assert_non_null(strstr(x->body, "café long line\n"));
+	assert_null(strchr(x->body, '\r'));
+	g_ptr_array_unref(m);
+}
+
+static void test_base64_multipart(void **state)
+{
+	GPtrArray *m = parse(
+		"Subject: x\n"
+		"MIME-Version: 1.0\n"
+		"Content-Type: multipart/mixed; boundary=\"b\"\n"
+		"\n"
+		"--b\n"
+		"Content-Type: text/plain; charset=utf-8\n"
+		"Content-Transfer-Encoding: base64\n"
+		"\n"
+		"SGVsbG8gd29ybGQK\n"
+		"--b\n"
+		"Content-Type: text/x-patch\n"
+		"Content-Disposition: attachment; filename=\"a.patch\"\n"
+		"\n"
+		"diff --git a/x b/x\n"
+		"--b\n"
+		"Content-Type: text/plain\n"
+		"Content-Disposition: attachment; filename=\"log.txt\"\n"
+		"\n"
+		"not inline\n"
+		"--b--\n");
+	struct mail *x = m->pdata[0];
+
+	assert_string_equal(x->body, "Hello world\n");
+	assert_int_equal(x->attachments, 2);
+	g_ptr_array_unref(m);
+}
+
+static void test_alternative_prefers_plain(void **state)
+{
+	GPtrArray *m = parse(
+		"Subject: x\nMIME-Version: 1.0\n"
+		"Content-Type: multipart/alternative; boundary=z\n\n"
+		"--z\nContent-Type: text/html\n\n<p>hi</p>\n"
+		"--z\nContent-Type: text/plain\n\nhi\n--z--\n");
+
+	assert_string_equal(((struct mail *)m->pdata[0])->body, "hi\n");
+	g_ptr_array_unref(m);
+}
+
+static void test_format_flowed(void **state)
+{
+	GPtrArray *m = parse(
+		"Subject: x\n"
+		"Content-Type: text/plain; charset=utf-8; format=flowed; delsp=no\n"
+		"\n"
+		"> quoted text that \n"
+		"> goes on\n"
+		"own text that is \n"
+		"flowed\n"
+		" >From space-stuffed\n"
+		"-- \n"
+		"sig\n");
+	struct mail *x = m->pdata[0];
+
+	assert_true(x->flowed);
+	assert_string_equal(x->body,
+			    "> quoted text that goes on\n"
+			    "own text that is flowed\n"
+			    ">From space-stuffed\n"
+			    "-- \n"
+			    "sig\n");
+	g_ptr_array_unref(m);
+}
+
+static void test_unflow_delsp(void **state)
+{
+	size_t n;
+	char *s = mail_unflow("ab \ncd\n", 7, true, &n);
+
+	assert_string_equal(s, "abcd\n");
+	assert_int_equal(n, 5);
+	g_free(s);
+}
+
+static void test_mbox_split_and_mboxrd(void **state)
+{
+	GPtrArray *m = parse(
+		"From a@b Thu Jan  1 00:00:00 1970\n"
+		"Subject: one\n"
+		"\n"
+		">From the start\n"
+		">>From deeper\n"
+		"From me, not a separator: no empty line before\n"
+		"\n"
+		"From a@b Thu Jan  1 00:00:00 1970\n"
+		"Subject: two\n"
+		"\n"
+		"second\n");
+	struct mail *a = m->pdata[0], *b = m->pdata[1];
+
+	assert_int_equal(m->len, 2);
+	assert_string_equal(a->subject, "one");
+	assert_string_equal(a->body,
+			    "From the start\n>From deeper\n"
+			    "From me, not a separator: no empty line before\n\n");
+	/* the raw bytes keep the escaping, for thread.mbox */
+	assert_true(g_str_has_prefix(a->raw, "From a@b"));
+	assert_non_null(strstr(a->raw, ">From the start"));
+	assert_string_equal(b->subject, "two");
+	g_ptr_array_unref(m);
+}
+
+static void test_malformed(void **state)
+{
+	GPtrArray *mails = mail_array_new();
+	GString *deep = g_string_new("Subject: deep\nMIME-Version: 1.0\n");
+
+	assert_int_equal(mail_parse_mbox("", 0, "empty", mails), -1);
+	assert_int_equal(mail_parse_mbox("a\0b", 3, "nul", mails), -1);
+	assert_int_equal(mails->len, 0);
+	/* MIME nested past the cap is refused, not recursed into */
+	for (int i = 0; i < 40; i++)
+		g_string_append_printf(deep,
+			"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n", i, i);
+	g_string_append(deep, "Content-Type: text/plain\n\nx\n");
+	assert_int_equal(mail_parse_mbox(deep->str, deep->len, "deep", mails), -1);
+	g_string_free(deep, TRUE);
+	/* garbage is refused with an error, not a crash */
+	assert_int_equal(mail_parse_mbox("\x01\x02 garbage", 10, "g", mails), -1);
+	assert_int_equal(mails->len, 0);
+	g_ptr_array_unref(mails);
+}
+
+static void test_format_patch_roundtrip(void **state)
+{
+	GPtrArray *m = parse(
+		"From: =?UTF-8?B?QXJ2ZSBIasO4bm5ldsOlZw==?= <arve@android.com>\n"
+		"Subject: [PATCH] a very long subject line that goes on and on until it has to be folded\n"
+		"Date: Thu, 18 Apr 2024 10:21:49 +0200\n"
+		"Message-ID: <abc@x>\n"
+		"\nbody\n");
+	GString *out = g_string_new(NULL);
+	GPtrArray *again = mail_array_new();
+	struct mail *a, *b;
+
+	a = m->pdata[0];
+	mail_format_patch(a, NULL, out);
+	assert_true(g_str_has_prefix(out->str,
+		"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"));
+	assert_int_equal(mail_parse_mbox(out->str, out->len, "out", again), 0);
+	b = again->pdata[0];
+	assert_string_equal(a->subject, b->subject);
+	assert_string_equal(a->from, b->from);
+	assert_string_equal(a->message_id, b->message_id);
+	assert_string_equal(a->body, b->body);
+	for (char *l = out->str; l; l = strchr(l, '\n')) {
+		char *e;
+
+		l += *l == '\n';
+		e = strchr(l, '\n');
+		if (!e || e == l)
+			break;
+		assert_true(e - l <= 78);	/* headers folded */
+	}
+	g_string_free(out, TRUE);
+	g_ptr_array_unref(again);
+	g_ptr_array_unref(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_headers_and_rfc2047),
+		cmocka_unit_test(test_header_injection),
+		cmocka_unit_test(test_qp_crlf_latin1),
+		cmocka_unit_test(test_base64_multipart),
+		cmocka_unit_test(test_alternative_prefers_plain),
+		cmocka_unit_test(test_format_flowed),
+		cmocka_unit_test(test_unflow_delsp),
+		cmocka_unit_test(test_mbox_split_and_mboxrd),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_format_patch_roundtrip),
+	};
+
+	return cmocka_run_group_tests_name("mail", tests, NULL, NULL);
+}
