@@ -38,17 +38,25 @@ PROGRAM = kseries
 
 # The library: everything but main.
 LIB_OBJS =
+LIB_OBJS += tools/anchor.o
 LIB_OBJS += tools/apply.o
+LIB_OBJS += tools/check.o
 LIB_OBJS += tools/mail.o
+LIB_OBJS += tools/patch.o
+LIB_OBJS += tools/review.o
 LIB_OBJS += tools/run.o
 LIB_OBJS += tools/series.o
 LIB_OBJS += tools/subject.o
+LIB_OBJS += tools/thread.o
+LIB_OBJS += tools/trailer.o
 LIB_OBJS += tools/util.o
 
 BUILTIN_OBJS =
+BUILTIN_OBJS += tools/cmd-check.o
 BUILTIN_OBJS += tools/cmd-diff.o
 BUILTIN_OBJS += tools/cmd-import.o
 BUILTIN_OBJS += tools/cmd-list.o
+BUILTIN_OBJS += tools/cmd-review.o
 BUILTIN_OBJS += tools/cmd-show.o
 
 OBJS = tools/kseries.o $(BUILTIN_OBJS) $(LIB_OBJS)

@@ -25,10 +25,13 @@ static const struct cmd {
 	unsigned flags;
 	const char *help;
 } cmds[] = {
+	{ "check", cmd_check, NEED_STORE, "check versions: apply, checkpatch, build, ..." },
 	{ "diff", cmd_diff, NEED_STORE, "range-diff of two versions" },
 	{ "import", cmd_import, NEED_STORE, "import a posted version from an mbox" },
 	{ "list", cmd_list, NEED_STORE, "one line per series" },
+	{ "review", cmd_review, 0, "review extract MBOX --json: comments, trailers" },
 	{ "show", cmd_show, NEED_STORE, "a series or one version of it" },
+	{ "status", cmd_status, NEED_STORE, "the results of the last checks" },
 };
 
 static const char usage_text[] =

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kseries review extract MBOX --json - the review in a thread, as JSON
+ * (DESIGN.md §5). Stateless: reads the mbox, writes stdout.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "mail.h"
+#include "review.h"
+#include "util.h"
+#include "banned.h"
+
+static const char review_usage[] =
+	"kseries review extract MBOX [--json]";
+
+static int dump(const char *buf, size_t size, void *data)
+{
+	return fwrite(buf, 1, size, data) == size ? 0 : -1;
+}
+
+static int review_extract_cmd(int argc, const char **argv)
+{
+	const char *path = NULL;
+	GPtrArray *mails;
+	struct review r;
+	json_t *j;
+	int ret = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			continue;	/* the only output there is */
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			usage(review_usage);
+		else if (argv[i][0] == '-' && argv[i][1])
+			usage(review_usage);
+		else if (path)
+			usage(review_usage);
+		else
+			path = argv[i];
+	}
+	if (!path)
+		usage(review_usage);
+	mails = mail_array_new();
+	if (mail_read_mbox(!strcmp(path, "-") ? "/dev/stdin" : path, mails) < 0) {
+		g_ptr_array_unref(mails);
+		return EXIT_FATAL;
+	}
+	review_init(&r);
+	review_extract(&r, mails);
+	j = review_to_json(&r);
+	if (json_dump_callback(j, dump, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
+	    fputc('\n', stdout) == EOF || fflush(stdout)) {
+		error_errno("cannot write the output");
+		ret = EXIT_FATAL;
+	}
+	json_decref(j);
+	review_release(&r);
+	g_ptr_array_unref(mails);
+	return ret;
+}
+
+int cmd_review(int argc, const char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		usage(review_usage);
+	if (!strcmp(argv[1], "extract"))
+		return review_extract_cmd(argc - 1, argv + 1);
+	error("unknown review subcommand '%s'", argv[1]);
+	usage(review_usage);
+}

@@ -1,0 +1,964 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * review.c - comments and trailers from review replies (DESIGN.md §5).
+ */
+#include <string.h>
+#include <time.h>
+
+#include "anchor.h"
+#include "review.h"
+#include "trailer.h"
+#include "util.h"
+#include "banned.h"
+
+/* A quote deeper than this is treated as this deep. */
+#define REVIEW_MAX_DEPTH 64
+
+struct rline {
+	const char *s;		/* content, quote markers removed */
+	size_t len;
+	const char *raw;	/* the whole line */
+	size_t raw_len;
+	int depth;
+};
+
+void review_comment_free(struct review_comment *c)
+{
+	if (!c)
+		return;
+	g_free(c->file);
+	g_free(c->quote);
+	g_free(c->text);
+	g_free(c);
+}
+
+void review_trailer_free(struct review_trailer *t)
+{
+	if (!t)
+		return;
+	g_free(t->kind);
+	g_free(t->name);
+	g_free(t->email);
+	if (t->applies_to)
+		g_ptr_array_unref(t->applies_to);
+	g_free(t);
+}
+
+static void message_free(struct review_message *m)
+{
+	g_free(m->id);
+	subject_release(&m->subj);
+	patch_release(&m->patch);
+	g_free(m);
+}
+
+const char *review_scope_name(enum review_scope s)
+{
+	return s == SCOPE_PATCH ? "patch" : s == SCOPE_SERIES ? "series" : "other";
+}
+
+void review_init(struct review *r)
+{
+	r->messages = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
+	r->comments = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)review_comment_free);
+	r->trailers = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)review_trailer_free);
+	r->by_id = g_hash_table_new(g_str_hash, g_str_equal);
+	thread_init(&r->thread);
+}
+
+void review_release(struct review *r)
+{
+	if (r->by_id)
+		g_hash_table_destroy(r->by_id);
+	if (r->comments)
+		g_ptr_array_unref(r->comments);
+	if (r->trailers)
+		g_ptr_array_unref(r->trailers);
+	if (r->messages)
+		g_ptr_array_unref(r->messages);
+	thread_release(&r->thread);
+	memset(r, 0, sizeof(*r));
+}
+
+struct review_message *review_find(const struct review *r, const char *id)
+{
+	return id ? g_hash_table_lookup(r->by_id, id) : NULL;
+}
+
+/* ---- lines ---- */
+
+static bool blank(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!g_ascii_isspace(s[i]))
+			return false;
+	return true;
+}
+
+/* Lowercased, trimmed copy of a line. */
+static char *lower_trim(const char *s, size_t len)
+{
+	while (len && g_ascii_isspace(*s))
+		s++, len--;
+	while (len && g_ascii_isspace(s[len - 1]))
+		len--;
+	return g_utf8_strdown(s, (gssize)len);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !memcmp(s + a - b, suffix, b);
+}
+
+static unsigned count_words(const char *s)
+{
+	unsigned n = 0;
+	bool in = false;
+
+	for (; *s; s++) {
+		if (g_ascii_isspace(*s)) {
+			in = false;
+		} else if (!in) {
+			in = true;
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * "Compiler output" of a build bot: ">> path:12:5: warning: ..." or a
+ * numbered source line ">> 12\t...". These are what the bot flags, not
+ * quotes of anyone.
+ */
+static bool bot_line(const char *s, size_t len)
+{
+	size_t i = 2;
+
+	if (len < 4 || s[0] != '>' || s[1] != '>' || s[2] == '>')
+		return false;
+	while (i < len && s[i] == ' ')
+		i++;
+	if (i < len && g_ascii_isdigit(s[i])) {
+		while (i < len && g_ascii_isdigit(s[i]))
+			i++;
+		return i < len && (s[i] == '\t' || s[i] == ' ');
+	}
+	/* path:line: */
+	while (i < len && !g_ascii_isspace(s[i]) && s[i] != ':')
+		i++;
+	if (i >= len || s[i] != ':' || i + 1 >= len || !g_ascii_isdigit(s[i + 1]))
+		return false;
+	return true;
+}
+
+static bool from_bot(const struct mail *m)
+{
+	return (m->from_email && (strstr(m->from_email, "lkp@intel.com") ||
+				  strstr(m->from_email, "syzbot"))) ||
+	       (m->from_name && strstr(m->from_name, "test robot")) ||
+	       (m->body && memmem_str(m->body, m->body_len,
+				      "prefixed by >>"));
+}
+
+static void quote_depth(struct rline *l, bool bot)
+{
+	const char *s = l->raw;
+	size_t len = l->raw_len, i = 0;
+	int depth = 0;
+
+	if (bot && len >= 2 && s[0] == '>' && s[1] == '>') {
+		l->s = s, l->len = len, l->depth = 0;
+		return;
+	}
+	if (bot_line(s, len)) {
+		l->s = s, l->len = len, l->depth = 0;
+		return;
+	}
+	for (;;) {
+		size_t j = i;
+
+		/* "> > x" and ">> x": levels may be spaced apart */
+		while (j < len && j - i < 3 && s[j] == ' ' && depth)
+			j++;
+		if (j < len && s[j] == '>') {
+			i = j + 1;
+			if (i < len && s[i] == ' ')
+				i++;
+			if (depth < REVIEW_MAX_DEPTH)
+				depth++;
+			continue;
+		}
+		break;
+	}
+	l->s = s + i;
+	l->len = len - i;
+	l->depth = depth;
+}
+
+/* ---- what is not a comment ---- */
+
+static const char *const attribution_ends[] = {
+	"wrote:", "writes:", "wrote :", "said:", "a écrit :", "a écrit:",
+	"schrieb:", "escribió:", "ha scritto:", "schreef:", "escreveu:",
+	"skrev:", "napisał:", "napisał(a):", "написал:", "написал(а):",
+	"kirjoitti:", "írta:", "wrote", "写道：", "写道:", "のメッセージ:",
+	"kirjutas:", "napsal:", "napísal:", "scrisse:", "pisze:",
+};
+
+/* "On Mon, … Alice wrote:", "Am … schrieb Alice:", "Le … a écrit :" … */
+static bool attribution(const char *s, size_t len)
+{
+	char *l = lower_trim(s, len);
+	bool yes = false;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(attribution_ends) && !yes; i++)
+		if (ends_with(l, attribution_ends[i]))
+			yes = true;
+	/* "Quoting Alice (2024-04-17 21:15:00):", "* Alice <a@b> [2024…]:" */
+	if (!yes && ends_with(l, ":") &&
+	    (g_str_has_prefix(l, "quoting ") ||
+	     g_str_has_prefix(l, "excerpts from ") ||
+	     (g_str_has_prefix(l, "* ") && strchr(l, '@'))))
+		yes = true;
+	/* German "Am … schrieb Alice <a@b>:" ends with the name */
+	if (!yes && ends_with(l, ":") && (g_str_has_prefix(l, "am ") ||
+					  g_str_has_prefix(l, "on ")) &&
+	    (strstr(l, " schrieb ") || strstr(l, " wrote ")))
+		yes = true;
+	/* "Le … a écrit :" with a non-breaking space before the colon */
+	if (!yes && g_str_has_prefix(l, "le ") && strstr(l, "a écrit"))
+		yes = true;
+	g_free(l);
+	return yes;
+}
+
+static bool attribution_start(const char *s, size_t len)
+{
+	char *l = lower_trim(s, len);
+	bool yes = g_str_has_prefix(l, "on ") || g_str_has_prefix(l, "am ") ||
+		   g_str_has_prefix(l, "le ") || g_str_has_prefix(l, "el ") ||
+		   g_str_has_prefix(l, "il ") || g_str_has_prefix(l, "op ") ||
+		   g_str_has_prefix(l, "em ") || g_str_has_prefix(l, "den ") ||
+		   g_str_has_prefix(l, "quoting ");
+
+	g_free(l);
+	return yes;
+}
+
+static bool snip_mark(const char *s, size_t len)
+{
+	char *l = lower_trim(s, len);
+	bool yes = !strcmp(l, "[...]") || !strcmp(l, "[…]") || !strcmp(l, "...") ||
+		   !strcmp(l, "<snip>") || !strcmp(l, "[snip]") ||
+		   !strcmp(l, "[ ... ]") || !strcmp(l, "snip") ||
+		   !strcmp(l, "<...>") || !strcmp(l, "[..]") ||
+		   !strcmp(l, "---8<---") || !strcmp(l, "[ snip ]");
+
+	g_free(l);
+	return yes;
+}
+
+/* "    ^^^^" (maybe with '~'): points at the quoted line above. */
+static bool pointer_line(const char *s, size_t len)
+{
+	bool caret = false;
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '^')
+			caret = true;
+		else if (s[i] != '~' && s[i] != ' ' && s[i] != '\t' &&
+			 s[i] != '|')
+			return false;
+	}
+	return caret;
+}
+
+static const char *const greetings[] = {
+	"hi", "hello", "hey", "dear", "hallo", "servus", "moin", "bonjour",
+	"salut", "hola", "ciao", "greetings", "good morning", "good afternoon",
+	"good evening", "morning", "howdy", "hej", "yo",
+};
+
+static bool greeting(const char *s, size_t len)
+{
+	char *l = lower_trim(s, len);
+	bool yes = false;
+
+	if (count_words(l) <= 4) {
+		for (size_t i = 0; i < G_N_ELEMENTS(greetings) && !yes; i++) {
+			size_t gl = strlen(greetings[i]);
+
+			if (!strncmp(l, greetings[i], gl) &&
+			    (!l[gl] || l[gl] == ' ' || l[gl] == ',' ||
+			     l[gl] == '!' || l[gl] == '.'))
+				yes = true;
+		}
+		if (yes && !(ends_with(l, ",") || ends_with(l, "!") ||
+			     count_words(l) <= 2))
+			yes = false;
+	}
+	g_free(l);
+	return yes;
+}
+
+/*
+ * Words that make up thanks and closings. A run made only of these (and
+ * the sender's names) says nothing to act on.
+ */
+static const char *const thanks_words[] = {
+	"thanks", "thank", "you", "thx", "ty", "tia", "for", "the", "this",
+	"patch", "patches", "series", "fix", "fixing", "work", "your", "a",
+	"lot", "much", "so", "very", "again", "many", "all", "regards", "best",
+	"kind", "cheers", "br", "ta", "greetings", "merci", "danke", "vielen",
+	"dank", "viele", "grüße", "gruß", "gruesse", "mit", "freundlichen",
+	"cordialement", "saludos", "grazie", "tack", "bedankt", "and", "in",
+	"advance", "sincerely", "yours", "warm", "wishes", "take", "care",
+	"have", "nice", "day", "weekend", "looking", "into", "it", "taking",
+	"care", "of", "that", "reporting", "report", "review", "reviewing",
+	"sending", "doing", "sure", "np", "no", "problem", "-", "--",
+};
+
+static bool in_list(const char *w, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(w, list[i]))
+			return true;
+	return false;
+}
+
+/* Is word one of the sender's names (or its email's local part)? */
+static bool name_word(const char *w, const struct mail *m)
+{
+	bool yes = false;
+
+	if (!*w)
+		return true;
+	if (m->from_name && *m->from_name) {
+		char *n = g_utf8_strdown(m->from_name, -1);
+		char **parts = g_strsplit_set(n, " ,.\"'", -1);
+
+		for (char **p = parts; *p && !yes; p++)
+			if (**p && !strcmp(*p, w))
+				yes = true;
+		/* initials: "AR" for Alice Ryhl */
+		if (!yes && strlen(w) <= 3) {
+			GString *ini = g_string_new(NULL);
+
+			for (char **p = parts; *p; p++)
+				if (**p)
+					g_string_append_c(ini, (*p)[0]);
+			yes = !strcmp(ini->str, w);
+			g_string_free(ini, TRUE);
+		}
+		g_strfreev(parts);
+		g_free(n);
+	}
+	if (!yes && m->from_email && *m->from_email) {
+		const char *at = strchr(m->from_email, '@');
+		char *local = g_ascii_strdown(m->from_email,
+					      at ? at - m->from_email : -1);
+
+		yes = !strcmp(local, w);
+		g_free(local);
+	}
+	return yes;
+}
+
+/* Splits a lowercased line into words without punctuation. */
+static char **words_of(const char *l)
+{
+	return g_strsplit_set(l, " \t,.!:;()?", -1);
+}
+
+/* A line that is only thanks, a closing, or the sender's name. */
+static bool closing_line(const char *s, size_t len, const struct mail *m,
+			 bool allow_thanks)
+{
+	char *l = lower_trim(s, len);
+	char **w;
+	bool any_name = false, any_thanks = false, other = false;
+
+	if (!*l || count_words(l) > 8) {
+		g_free(l);
+		return false;
+	}
+	/* "-Steve", "-- Alice", "~Alice" */
+	w = words_of(l[0] == '-' || l[0] == '~' ? l + strspn(l, "-~ ") : l);
+	for (char **p = w; *p; p++) {
+		if (!**p)
+			continue;
+		if (name_word(*p, m))
+			any_name = true;
+		else if (in_list(*p, thanks_words, G_N_ELEMENTS(thanks_words)))
+			any_thanks = true;
+		else
+			other = true;
+	}
+	g_strfreev(w);
+	g_free(l);
+	if (other)
+		return false;
+	return any_name || (allow_thanks && any_thanks);
+}
+
+/* Outlook's header block: "From: …" then "Sent:"/"Date:", "To:", "Subject:". */
+static bool outlook_block(const struct rline *lines, guint n, guint i,
+			  guint *end)
+{
+	const struct rline *l = &lines[i];
+	bool sent = false, subject = false;
+	guint j;
+
+	if (l->depth || !(mem_starts_with(l->s, l->len, "From: ") ||
+			  mem_starts_with(l->s, l->len, "*From:*") ||
+			  mem_starts_with(l->s, l->len, "Von: ") ||
+			  mem_starts_with(l->s, l->len, "De : ") ||
+			  mem_starts_with(l->s, l->len, "De: ")))
+		return false;
+	for (j = i + 1; j < n && j < i + 8; j++) {
+		const struct rline *k = &lines[j];
+
+		if (k->depth || blank(k->s, k->len))
+			break;
+		if (mem_starts_with(k->s, k->len, "Sent: ") ||
+		    mem_starts_with(k->s, k->len, "Date: ") ||
+		    mem_starts_with(k->s, k->len, "*Sent:*") ||
+		    mem_starts_with(k->s, k->len, "Gesendet: ") ||
+		    mem_starts_with(k->s, k->len, "Envoyé : "))
+			sent = true;
+		if (mem_starts_with(k->s, k->len, "Subject: ") ||
+		    mem_starts_with(k->s, k->len, "*Subject:*") ||
+		    mem_starts_with(k->s, k->len, "Betreff: ") ||
+		    mem_starts_with(k->s, k->len, "Objet : "))
+			subject = true;
+	}
+	if (!sent || !subject)
+		return false;
+	*end = j;
+	return true;
+}
+
+static bool list_footer(const char *s, size_t len)
+{
+	size_t u = 0;
+
+	for (size_t i = 0; i < len; i++)
+		u += s[i] == '_';
+	return (len >= 20 && u == len) ||
+	       memmem_str(s, len, "You received this message because you are subscribed") ||
+	       mem_starts_with(s, len, "To unsubscribe from this list:");
+}
+
+/* ---- runs ---- */
+
+struct segmenter {
+	const struct mail *m;
+	const struct patch *p;
+	struct anchor_state st;
+	struct anchor last;
+	GPtrArray *comments;
+	GPtrArray *trailers;
+	unsigned index;
+	bool first_run;
+};
+
+static void add_trailer(struct segmenter *sg, struct trailer *t, bool series)
+{
+	struct review_trailer *rt = g_new0(struct review_trailer, 1);
+
+	rt->kind = t->kind;
+	if (t->bare_nak) {
+		g_free(t->name);
+		g_free(t->email);
+		rt->name = g_strdup(sg->m->from_name ? sg->m->from_name : "");
+		rt->email = g_strdup(sg->m->from_email ? sg->m->from_email : "");
+	} else {
+		rt->name = t->name;
+		rt->email = t->email;
+	}
+	rt->scope = (series || t->for_series) ? SCOPE_SERIES : SCOPE_PATCH;
+	rt->applies_to = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(sg->trailers, rt);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * b4 takes a trailer only from the person it names (unless told to be
+ * sloppy); so do we: "Reviewed-by: Steven" inside Mathieu's proposed
+ * changelog is text, not Mathieu's review.
+ */
+static bool same_person(const struct trailer *t, const struct mail *m)
+{
+	if (*t->email && m->from_email && *m->from_email)
+		return !g_ascii_strcasecmp(t->email, m->from_email);
+	return *t->name && m->from_name && !strcmp(t->name, m->from_name);
+}
+
+/* Turns own lines [a, b) into at most one comment. */
+static void flush_run(struct segmenter *sg, struct rline *lines, guint a,
+		      guint b, bool before_quote)
+{
+	GArray *keep = g_array_new(FALSE, FALSE, sizeof(guint));
+	GString *text;
+	guint first, last;
+	bool series_hint = false, content = false;
+
+	/* attribution right before the quote: one line or wrapped in two */
+	if (before_quote) {
+		guint e = b;
+
+		while (e > a && blank(lines[e - 1].s, lines[e - 1].len))
+			e--;
+		if (e > a && attribution(lines[e - 1].s, lines[e - 1].len)) {
+			b = e - 1;
+			if (b > a && !blank(lines[b - 1].s, lines[b - 1].len) &&
+			    attribution_start(lines[b - 1].s, lines[b - 1].len) &&
+			    !attribution_start(lines[e - 1].s, lines[e - 1].len))
+				b--;
+		}
+	}
+	for (guint i = a; i < b; i++) {
+		struct rline *l = &lines[i];
+		struct trailer t;
+
+		if (blank(l->s, l->len)) {
+			g_array_append_val(keep, i);
+			continue;
+		}
+		if (trailer_parse_line(l->s, l->len, &t)) {
+			if (t.bare_nak || same_person(&t, sg->m)) {
+				add_trailer(sg, &t, series_hint);
+				continue;
+			}
+			/* someone else's: text (a proposed changelog), as b4 */
+			trailer_release(&t);
+		}
+		if (trailer_mentions_series(l->s, l->len) && l->len < 60 &&
+		    l->s[l->len - 1] == ':') {
+			series_hint = true;	/* "For the series:" */
+			continue;
+		}
+		if (pointer_line(l->s, l->len) || snip_mark(l->s, l->len) ||
+		    (attribution(l->s, l->len) && attribution_start(l->s, l->len)))
+			continue;
+		g_array_append_val(keep, i);
+	}
+	/* greetings open the first run of the message */
+	first = 0;
+	while (first < keep->len) {
+		struct rline *l = &lines[g_array_index(keep, guint, first)];
+
+		if (blank(l->s, l->len) ||
+		    (sg->first_run && greeting(l->s, l->len)))
+			first++;
+		else
+			break;
+	}
+	/* closings and the sender's name end it */
+	last = keep->len;
+	while (last > first) {
+		struct rline *l = &lines[g_array_index(keep, guint, last - 1)];
+
+		if (blank(l->s, l->len) || closing_line(l->s, l->len, sg->m, true))
+			last--;
+		else
+			break;
+	}
+	text = g_string_new(NULL);
+	for (guint k = first; k < last; k++) {
+		struct rline *l = &lines[g_array_index(keep, guint, k)];
+
+		g_string_append_len(text, l->s, (gssize)l->len);
+		g_string_append_c(text, '\n');
+		if (!blank(l->s, l->len) && !closing_line(l->s, l->len, sg->m, true))
+			content = true;
+	}
+	if (a < b && keep->len)
+		sg->first_run = false;
+	g_array_free(keep, TRUE);
+	if (!content) {
+		g_string_free(text, TRUE);
+		return;
+	}
+	while (text->len && text->str[text->len - 1] == '\n')
+		g_string_truncate(text, text->len - 1);
+
+	struct review_comment *c = g_new0(struct review_comment, 1);
+
+	c->index = sg->index++;
+	c->author_name = sg->m->from_name;
+	c->author_email = sg->m->from_email;
+	c->text = g_string_free(text, FALSE);
+	if (sg->last.set) {
+		const struct patch_line *pl = &g_array_index(
+			sg->p->lines, struct patch_line, sg->last.line_index);
+
+		c->is_inline = true;
+		c->file = g_strdup(sg->last.file);
+		c->side = sg->last.side;
+		c->line = sg->last.line;
+		c->quote = g_strdup_printf("%c%.*s", pl->kind, (int)pl->len,
+					   pl->text);
+	}
+	g_ptr_array_add(sg->comments, c);
+}
+
+void review_segment(const struct mail *m, const struct patch *p,
+		    GPtrArray *comments, GPtrArray *trailers)
+{
+	GArray *arr = g_array_new(FALSE, FALSE, sizeof(struct rline));
+	struct segmenter sg = { 0 };
+	struct rline *lines;
+	const char *s = m->body ? m->body : "", *end = s + m->body_len;
+	bool bot = from_bot(m);
+	guint n, run_start = 0;
+	int forced_depth = 0;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', end - s);
+		struct rline l = { 0 };
+
+		l.raw = s;
+		l.raw_len = nl ? (size_t)(nl - s) : (size_t)(end - s);
+		if (l.raw_len && s[l.raw_len - 1] == '\r')
+			l.raw_len--;
+		quote_depth(&l, bot);
+		g_array_append_val(arr, l);
+		s = nl ? nl + 1 : end;
+	}
+	lines = (struct rline *)(void *)arr->data;
+	n = arr->len;
+
+	/* cut the signature and list footers; resolve Outlook blocks */
+	for (guint i = 0; i < n; i++) {
+		struct rline *l = &lines[i];
+		guint e;
+
+		if (forced_depth) {
+			if (!l->depth)
+				l->depth = forced_depth;
+			continue;
+		}
+		if (!l->depth && ((l->raw_len == 3 && !memcmp(l->raw, "-- ", 3)) ||
+				  (l->raw_len == 2 && !memcmp(l->raw, "--", 2)) ||
+				  list_footer(l->raw, l->raw_len))) {
+			n = i;
+			break;
+		}
+		if (!l->depth && mem_starts_with(l->s, l->len, "-----") &&
+		    (memmem_str(l->s, l->len, "Original Message") ||
+		     memmem_str(l->s, l->len, "Ursprüngliche Nachricht") ||
+		     memmem_str(l->s, l->len, "Message d'origine"))) {
+			l->len = 0;	/* dropped */
+			l->s = l->raw;
+			forced_depth = 1;
+			if (i + 1 < n && outlook_block(lines, n, i + 1, &e))
+				for (guint k = i + 1; k < e; k++)
+					lines[k].len = 0, lines[k].depth = 0;
+			continue;
+		}
+		if (outlook_block(lines, n, i, &e)) {
+			guint k = e;
+
+			while (k < n && blank(lines[k].s, lines[k].len))
+				k++;
+			for (guint j = i; j < e; j++)
+				lines[j].len = 0;
+			if (k < n && lines[k].depth)
+				continue;	/* an attribution before '>' quotes */
+			forced_depth = 1;	/* top-posting: the original follows */
+			i = e - 1;
+		}
+	}
+
+	sg.m = m;
+	sg.p = p && p->lines->len ? p : NULL;
+	sg.comments = comments;
+	sg.trailers = trailers;
+	sg.first_run = true;
+	if (sg.p)
+		anchor_init(&sg.st, sg.p);
+	for (guint i = 0; i < n; i++) {
+		struct rline *l = &lines[i];
+
+		if (!l->depth)
+			continue;
+		if (run_start < i)
+			flush_run(&sg, lines, run_start, i, true);
+		run_start = i + 1;
+		if (sg.p) {
+			struct anchor a;
+
+			if (anchor_feed(&sg.st, l->s, l->len, &a))
+				sg.last = a;
+		}
+	}
+	if (run_start < n)
+		flush_run(&sg, lines, run_start, n, false);
+	if (sg.p)
+		anchor_release(&sg.st);
+	g_array_free(arr, TRUE);
+}
+
+/* ---- the whole mbox ---- */
+
+static enum review_kind classify(const struct mail *m, struct review_message *rm)
+{
+	subject_parse(m->subject ? m->subject : "", &rm->subj);
+	patch_init(&rm->patch);
+	if (!rm->subj.patch || rm->subj.reply)
+		return REVIEW_REPLY;
+	if (m->body && patch_parse(&rm->patch, m->body, m->body_len))
+		return REVIEW_PATCH;
+	return REVIEW_COVER;
+}
+
+/* Is patch p (a message) one of cover c's series? */
+static bool in_series(const struct review_message *p,
+		      const struct review_message *c)
+{
+	const struct mail *m = p->mail;
+
+	if (m->in_reply_to && !strcmp(m->in_reply_to, c->id))
+		return true;
+	if (m->references)
+		for (guint i = 0; i < m->references->len; i++)
+			if (!strcmp(m->references->pdata[i], c->id))
+				return true;
+	return false;
+}
+
+static void series_patches(const struct review *r,
+			   const struct review_message *target, GPtrArray *out)
+{
+	const struct review_message *cover = NULL;
+
+	if (target->kind == REVIEW_COVER) {
+		cover = target;
+	} else {
+		/* the cover this patch was sent under, if present */
+		const char *parent = target->mail->in_reply_to;
+		struct review_message *pm = review_find(r, parent);
+
+		if (pm && pm->kind == REVIEW_COVER)
+			cover = pm;
+	}
+	for (guint i = 0; i < r->messages->len; i++) {
+		const struct review_message *p = r->messages->pdata[i];
+
+		if (p->kind != REVIEW_PATCH)
+			continue;
+		if (p == target ||
+		    (cover && in_series(p, cover) &&
+		     p->subj.version == cover->subj.version))
+			g_ptr_array_add(out, g_strdup(p->id));
+	}
+}
+
+void review_extract(struct review *r, const GPtrArray *mails)
+{
+	for (guint i = 0; i < mails->len; i++) {
+		const struct mail *m = mails->pdata[i];
+		struct review_message *rm;
+
+		if (m->message_id && g_hash_table_contains(r->by_id, m->message_id))
+			continue;
+		rm = g_new0(struct review_message, 1);
+		rm->mail = m;
+		rm->id = m->message_id ? g_strdup(m->message_id)
+				       : g_strdup_printf("<none-%u>", i);
+		rm->kind = classify(m, rm);
+		g_ptr_array_add(r->messages, rm);
+		g_hash_table_insert(r->by_id, rm->id, rm);
+		thread_add(&r->thread, rm->id,
+			   rm->kind == REVIEW_PATCH ? THREAD_PATCH :
+			   rm->kind == REVIEW_COVER ? THREAD_COVER : THREAD_REPLY,
+			   m->in_reply_to, m->references);
+	}
+	for (guint i = 0; i < r->messages->len; i++) {
+		struct review_message *rm = r->messages->pdata[i];
+		struct review_message *target;
+		GPtrArray *comments, *trailers;
+
+		if (rm->kind != REVIEW_REPLY)
+			continue;
+		rm->target = thread_target(&r->thread, rm->id, &rm->target_present);
+		target = rm->target_present ? review_find(r, rm->target) : NULL;
+		comments = g_ptr_array_new();
+		trailers = g_ptr_array_new();
+		review_segment(rm->mail,
+			       target && target->kind == REVIEW_PATCH ?
+				       &target->patch : NULL,
+			       comments, trailers);
+		for (guint k = 0; k < comments->len; k++) {
+			struct review_comment *c = comments->pdata[k];
+
+			c->reply_id = rm->id;
+			c->patch_id = rm->target;
+			g_ptr_array_add(r->comments, c);
+		}
+		for (guint k = 0; k < trailers->len; k++) {
+			struct review_trailer *t = trailers->pdata[k];
+
+			t->given_in = rm->id;
+			if (target && target->kind == REVIEW_COVER)
+				t->scope = SCOPE_SERIES;
+			else if (!rm->target)
+				t->scope = SCOPE_OTHER;
+			else if (!target && t->scope != SCOPE_SERIES &&
+				 !(rm->subj.patch && rm->subj.index > 0))
+				/* an absent target the subject does not name */
+				t->scope = rm->subj.patch && rm->subj.total > 1 ?
+						   SCOPE_SERIES : SCOPE_OTHER;
+			if (target && target->kind != REVIEW_REPLY &&
+			    t->scope == SCOPE_SERIES)
+				series_patches(r, target, t->applies_to);
+			else if (rm->target)
+				g_ptr_array_add(t->applies_to, g_strdup(rm->target));
+			g_ptr_array_add(r->trailers, t);
+		}
+		g_ptr_array_free(comments, TRUE);
+		g_ptr_array_free(trailers, TRUE);
+	}
+}
+
+/* ---- JSON ---- */
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* json_string() refuses invalid UTF-8; mail.c promises valid, but be safe. */
+static json_t *jstr(const char *s)
+{
+	json_t *j;
+	char *v;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	v = g_utf8_make_valid(s, -1);
+	j = json_string(v);
+	g_free(v);
+	return j ? j : json_null();
+}
+
+static json_t *id_json(const struct review_message *rm)
+{
+	return rm->mail->message_id ? jstr(rm->mail->message_id) : json_null();
+}
+
+static json_t *iso_date(const struct mail *m)
+{
+	GDateTime *utc, *local;
+	GTimeZone *tz;
+	char *s;
+	json_t *j;
+
+	if (!m->time)
+		return str_or_null(m->date);
+	utc = g_date_time_new_from_unix_utc(m->time);
+	if (!utc)
+		return str_or_null(m->date);
+	tz = g_time_zone_new_offset(m->tz_minutes * 60);
+	local = g_date_time_to_timezone(utc, tz);
+	s = g_date_time_format(local ? local : utc, "%Y-%m-%dT%H:%M:%S%:z");
+	j = jstr(s);
+	g_free(s);
+	if (local)
+		g_date_time_unref(local);
+	g_date_time_unref(utc);
+	g_time_zone_unref(tz);
+	return j;
+}
+
+static const char *kind_name(enum review_kind k)
+{
+	return k == REVIEW_PATCH ? "patch" : k == REVIEW_COVER ? "cover" : "reply";
+}
+
+json_t *review_to_json(const struct review *r)
+{
+	json_t *root = json_object();
+	json_t *msgs = json_array(), *patches = json_array();
+	json_t *comments = json_array(), *trailers = json_array();
+
+	for (guint i = 0; i < r->messages->len; i++) {
+		const struct review_message *rm = r->messages->pdata[i];
+		const struct mail *m = rm->mail;
+
+		json_array_append_new(msgs, json_pack(
+			"{s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+			"message_id", id_json(rm),
+			"from_name", jstr(m->from_name ? m->from_name : ""),
+			"from_email", jstr(m->from_email ? m->from_email : ""),
+			"date", iso_date(m),
+			"subject", jstr(m->subject ? m->subject : ""),
+			"in_reply_to", jstr(m->in_reply_to),
+			"kind", kind_name(rm->kind)));
+		if (rm->kind == REVIEW_REPLY)
+			continue;
+
+		json_t *files = json_array();
+
+		for (guint f = 0; f < rm->patch.files->len; f++) {
+			const struct patch_file *pf = rm->patch.files->pdata[f];
+
+			json_array_append_new(files, jstr(pf->path));
+		}
+		json_array_append_new(patches, json_pack(
+			"{s:o, s:s, s:o, s:i, s:i, s:i, s:o}",
+			"message_id", id_json(rm),
+			"kind", kind_name(rm->kind),
+			"subject", jstr(m->subject ? m->subject : ""),
+			"version", rm->subj.version,
+			"index", rm->subj.index,
+			"total", rm->subj.total,
+			"files", files));
+	}
+	for (guint i = 0; i < r->comments->len; i++) {
+		const struct review_comment *c = r->comments->pdata[i];
+		const struct review_message *rm = review_find(r, c->reply_id);
+
+		json_array_append_new(comments, json_pack(
+			"{s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o}",
+			"reply_message_id", id_json(rm),
+			"author_email", jstr(c->author_email ? c->author_email : ""),
+			"patch_message_id", jstr(c->patch_id),
+			"kind", c->is_inline ? "inline" : "general",
+			"file", c->is_inline ? jstr(c->file) : json_null(),
+			"side", c->is_inline ? json_string(c->side == 'o' ? "old" : "new")
+					     : json_null(),
+			"line", c->is_inline ? json_integer(c->line) : json_null(),
+			"text", jstr(c->text)));
+	}
+	for (guint i = 0; i < r->trailers->len; i++) {
+		const struct review_trailer *t = r->trailers->pdata[i];
+		const struct review_message *rm = review_find(r, t->given_in);
+		json_t *to = json_array();
+
+		for (guint k = 0; k < t->applies_to->len; k++)
+			json_array_append_new(to, jstr(t->applies_to->pdata[k]));
+		json_array_append_new(trailers, json_pack(
+			"{s:o, s:o, s:o, s:o, s:s, s:o}",
+			"kind", jstr(t->kind),
+			"person_name", jstr(t->name),
+			"person_email", jstr(t->email),
+			"given_in", id_json(rm),
+			"scope", review_scope_name(t->scope),
+			"applies_to", to));
+	}
+	json_object_set_new(root, "messages", msgs);
+	json_object_set_new(root, "patches", patches);
+	json_object_set_new(root, "comments", comments);
+	json_object_set_new(root, "trailers", trailers);
+	return root;
+}

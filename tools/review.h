@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KSERIES_REVIEW_H
+#define KSERIES_REVIEW_H
+
+#include <stdbool.h>
+#include <glib.h>
+#include <jansson.h>
+
+#include "mail.h"
+#include "patch.h"
+#include "subject.h"
+#include "thread.h"
+
+/*
+ * Review extraction (DESIGN.md §5): from the mails of a thread, the
+ * patches and covers, and from every reply its comments (anchored to a
+ * line of the target patch when it quotes one) and its trailers.
+ *
+ * Whose words: a comment is only ever the replier's own (unquoted) text.
+ * Text the replier quotes belongs to the message it came from: when that
+ * message is in the mbox, its comments come from it; when it is not
+ * (a reply that quotes review we do not have, as in seed 003), the quoted
+ * review is not attributed to anyone here, and never to the replier. The
+ * replier's answer to it is a comment of the replier like any other.
+ *
+ * Segmentation, in order: the body is cut at the signature ("-- " at
+ * depth 0) and at list footers; an Outlook "-----Original Message-----"
+ * or "From:/Sent:/Subject:" header block either is dropped (when '>'
+ * quotes follow) or starts the quoted original (top-posting). Lines are
+ * then quoted (depth > 0) or own; in mails from a build bot, ">>" lines
+ * are compiler output, not quotes. Each run of own lines between quoted
+ * lines is one comment once attribution lines, greetings, closings and
+ * the sender's name, trailers, "^^^" pointers and snip marks are removed;
+ * runs left empty or only thanking are dropped.
+ */
+
+enum review_kind {
+	REVIEW_REPLY,
+	REVIEW_PATCH,
+	REVIEW_COVER,
+};
+
+struct review_message {
+	const struct mail *mail;	/* borrowed */
+	char *id;		/* the Message-ID, or a made-up key
+				 * ("<none-N>") when it has none */
+	enum review_kind kind;
+	struct subject subj;
+	struct patch patch;	/* the diff, for patches */
+	const char *target;	/* replies: the target's id (borrowed), or
+				 * NULL when it has no parent */
+	bool target_present;	/* the target is in the mbox */
+};
+
+struct review_comment {
+	const char *reply_id;	/* borrowed from the message */
+	const char *author_name, *author_email;
+	const char *patch_id;	/* target, or NULL */
+	unsigned index;		/* the nth comment of its message, from 0 */
+	bool is_inline;
+	char *file;		/* b-side path, inline only */
+	char side;		/* 'o' or 'n', inline only */
+	int line;		/* inline only */
+	char *quote;		/* the anchored diff line, marker first */
+	char *text;
+};
+
+enum review_scope {
+	SCOPE_PATCH,
+	SCOPE_SERIES,
+	SCOPE_OTHER,
+};
+
+struct review_trailer {
+	char *kind;
+	char *name, *email;
+	const char *given_in;	/* borrowed: the reply's id */
+	enum review_scope scope;
+	GPtrArray *applies_to;	/* char *, patch message ids */
+};
+
+struct review {
+	GPtrArray *messages;	/* struct review_message *, mbox order */
+	GPtrArray *comments;	/* struct review_comment * */
+	GPtrArray *trailers;	/* struct review_trailer * */
+	struct thread thread;
+	GHashTable *by_id;	/* id → struct review_message * */
+};
+
+void review_init(struct review *r);
+void review_release(struct review *r);
+
+/*
+ * Extracts the review of mails (struct mail *, borrowed: they must
+ * outlive r). Messages with the same Message-ID after the first are
+ * ignored. Never fails on malformed mail.
+ */
+void review_extract(struct review *r, const GPtrArray *mails);
+
+/* The message with this id, or NULL. */
+struct review_message *review_find(const struct review *r, const char *id);
+
+/* The JSON object of DESIGN.md §5; a new reference. */
+json_t *review_to_json(const struct review *r);
+
+/*
+ * The comment runs of one reply body, exposed for tests: each element of
+ * out is a struct review_comment with text, is_inline and the anchor
+ * filled (when p is not NULL), and trailers get struct trailer-like
+ * review_trailer entries (given_in and applies_to left empty).
+ */
+void review_segment(const struct mail *m, const struct patch *p,
+		    GPtrArray *comments, GPtrArray *trailers);
+
+void review_comment_free(struct review_comment *c);
+void review_trailer_free(struct review_trailer *t);
+
+const char *review_scope_name(enum review_scope s);
+
+#endif
