@@ -1,0 +1,1124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * check.c - the stages of the check pipeline.
+ *
+ * The stages that drive kernel tools do it through the workbench scripts
+ * in kernel/ (which keep builds unprivileged, in reused build directories,
+ * under the build lock) and parse what the tools print; everything runs
+ * with argv arrays.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "check.h"
+#include "mail.h"
+#include "run.h"
+#include "subject.h"
+#include "util.h"
+#include "banned.h"
+
+const char *const check_stage_names[] = {
+	"apply", "format", "checkpatch", "build", "sparse", "cocci", "rust",
+	"kunit", "model", "vm", "perf", "feedback", NULL,
+};
+
+const char *stage_status_name(enum stage_status st)
+{
+	static const char *const names[] = { "pass", "warn", "fail", "skip" };
+
+	return names[st];
+}
+
+void stage_result_init(struct stage_result *r, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->findings = g_ptr_array_new();
+}
+
+static void finding_free(struct finding *f)
+{
+	g_free(f->tool);
+	g_free(f->file);
+	g_free(f->severity);
+	g_free(f->message);
+	g_free(f);
+}
+
+void stage_result_release(struct stage_result *r)
+{
+	if (r->findings) {
+		for (guint i = 0; i < r->findings->len; i++)
+			finding_free(r->findings->pdata[i]);
+		g_ptr_array_unref(r->findings);
+	}
+	g_free(r->summary);
+	g_free(r->log);
+	memset(r, 0, sizeof(*r));
+}
+
+void finding_add(struct stage_result *r, const char *tool, const char *file,
+		 int line, const char *severity, const char *message,
+		 int patch)
+{
+	struct finding *f = g_new0(struct finding, 1);
+
+	f->tool = g_strdup(tool);
+	f->file = g_strdup(file ? file : "");
+	f->line = line;
+	f->severity = g_strdup(severity);
+	f->message = g_strstrip(g_strdup(message));
+	f->patch = patch;
+	g_ptr_array_add(r->findings, f);
+}
+
+char *finding_id(const struct finding *f)
+{
+	GString *s = g_string_new(NULL);
+	bool space = false;
+
+	g_string_append_printf(s, "%s|%s|", f->tool, f->file);
+	for (const char *p = f->message; *p; p++) {
+		if (g_ascii_isspace(*p)) {
+			space = true;
+			continue;
+		}
+		if (space)
+			g_string_append_c(s, ' ');
+		space = false;
+		g_string_append_c(s, *p);
+	}
+	return g_string_free(s, FALSE);
+}
+
+json_t *stage_result_to_json(const struct stage_result *r)
+{
+	json_t *fs = json_array();
+
+	for (guint i = 0; i < r->findings->len; i++) {
+		const struct finding *f = r->findings->pdata[i];
+		char *id = finding_id(f);
+
+		json_array_append_new(fs, json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:i}",
+			"id", id, "tool", f->tool, "file", f->file,
+			"line", f->line, "severity", f->severity,
+			"message", f->message, "patch", f->patch));
+		g_free(id);
+	}
+	return json_pack("{s:s, s:s, s:s, s:o, s:s?, s:f, s:b}",
+			 "stage", r->name, "status", stage_status_name(r->status),
+			 "summary", r->summary ? r->summary : "",
+			 "findings", fs, "log", r->log, "seconds", r->seconds,
+			 "cached", r->cached);
+}
+
+int stage_result_from_json(json_t *j, struct stage_result *r)
+{
+	const char *status = json_string_value(json_object_get(j, "status"));
+	json_t *fs = json_object_get(j, "findings"), *f;
+	size_t i;
+
+	if (!status || !json_is_array(fs))
+		return -1;
+	for (int s = ST_PASS; s <= ST_SKIP; s++)
+		if (!strcmp(status, stage_status_name(s)))
+			r->status = s;
+	r->summary = g_strdup(json_string_value(json_object_get(j, "summary")));
+	if (json_string_value(json_object_get(j, "log")))
+		r->log = g_strdup(json_string_value(json_object_get(j, "log")));
+	r->seconds = json_real_value(json_object_get(j, "seconds"));
+	json_array_foreach(fs, i, f) {
+		const char *tool = json_string_value(json_object_get(f, "tool"));
+		const char *sev = json_string_value(json_object_get(f, "severity"));
+		const char *msg = json_string_value(json_object_get(f, "message"));
+
+		if (!tool || !sev || !msg)
+			return -1;
+		finding_add(r, tool, json_string_value(json_object_get(f, "file")),
+			    (int)json_integer_value(json_object_get(f, "line")),
+			    sev, msg,
+			    (int)json_integer_value(json_object_get(f, "patch")));
+	}
+	return 0;
+}
+
+/* ---- helpers ---- */
+
+static void set_summary(struct stage_result *r, const char *fmt, ...)
+	G_GNUC_PRINTF(2, 3);
+
+static void set_summary(struct stage_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	g_free(r->summary);
+	va_start(ap, fmt);
+	r->summary = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+}
+
+static void skip(struct stage_result *r, const char *why)
+{
+	r->status = ST_SKIP;
+	set_summary(r, "%s", why);
+}
+
+static void fail(struct stage_result *r, const char *fmt, ...)
+	G_GNUC_PRINTF(2, 3);
+
+static void fail(struct stage_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	g_free(r->summary);
+	va_start(ap, fmt);
+	r->summary = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	r->status = ST_FAIL;
+}
+
+/* Saves text as the stage's log; returns its path (borrowed from r). */
+static const char *save_log(struct check_ctx *ctx, struct stage_result *r,
+			    const char *text, size_t len)
+{
+	char *path = g_strdup_printf("%s/%s.log", ctx->logdir, r->name);
+
+	if (write_file_atomic(path, text, len) < 0) {
+		g_free(path);
+		return NULL;
+	}
+	g_free(r->log);
+	r->log = path;
+	return path;
+}
+
+static char *script(struct check_ctx *ctx, const char *dir, const char *name)
+{
+	char *p = g_build_filename(dir, name, NULL);
+
+	if (!g_file_test(p, G_FILE_TEST_IS_EXECUTABLE)) {
+		g_free(p);
+		return NULL;
+	}
+	(void)ctx;
+	return p;
+}
+
+int check_checkout(struct check_ctx *ctx, const char *rev)
+{
+	if (!is_dir(ctx->wt)) {
+		const char *argv[] = { "git", "worktree", "add", "--detach", "-f",
+				       ctx->wt, rev, NULL };
+		char *parent = g_path_get_dirname(ctx->wt);
+		char *out;
+		int ret;
+
+		mkdir_p(parent);
+		g_free(parent);
+		{
+			const char *prune[] = { "git", "worktree", "prune", NULL };
+
+			if (run_capture(ctx->tree, prune, &out) == 0)
+				g_free(out);
+		}
+		ret = run_capture(ctx->tree, argv, &out);
+		g_free(out);
+		return ret;
+	} else {
+		const char *argv[] = { "git", "checkout", "--detach", "-q", "-f",
+				       rev, NULL };
+		char *out;
+		int ret = run_capture(ctx->wt, argv, &out);
+
+		g_free(out);
+		return ret;
+	}
+}
+
+/* Parses "path:line[:col]: severity: message" lines into findings. */
+static int parse_compiler_lines(struct stage_result *r, const char *tool,
+				const char *text, const char *strip_prefix,
+				GHashTable *only_files)
+{
+	char **lines = g_strsplit(text, "\n", -1);
+	int n = 0;
+
+	for (char **l = lines; *l; l++) {
+		char *p = *l, *colon, *end;
+		char *file, *msg;
+		const char *sev = NULL;
+		long line;
+
+		colon = strchr(p, ':');
+		if (!colon || colon == p)
+			continue;
+		line = strtol(colon + 1, &end, 10);
+		if (end == colon + 1 || *end != ':')
+			continue;
+		file = g_strndup(p, (size_t)(colon - p));
+		if (strip_prefix && g_str_has_prefix(file, strip_prefix)) {
+			char *f = g_strdup(file + strlen(strip_prefix));
+
+			g_free(file);
+			file = f;
+		}
+		p = end + 1;
+		/* an optional column */
+		strtol(p, &end, 10);
+		if (end != p && *end == ':')
+			p = end + 1;
+		while (*p == ' ')
+			p++;
+		msg = p;
+		if (g_str_has_prefix(p, "error: ") || g_str_has_prefix(p, "fatal error: "))
+			sev = "error";
+		else if (g_str_has_prefix(p, "warning: "))
+			sev = "warning";
+		if (sev) {
+			msg = strchr(p, ':') + 2;
+		} else {
+			sev = "warning";
+		}
+		if (only_files && !g_hash_table_contains(only_files, file)) {
+			g_free(file);
+			continue;
+		}
+		finding_add(r, tool, file, (int)line, sev, msg, 0);
+		n++;
+		g_free(file);
+	}
+	g_strfreev(lines);
+	return n;
+}
+
+/* Keeps in after only the findings whose identity is not in before. */
+static void keep_new(struct stage_result *after, struct stage_result *before)
+{
+	GHashTable *old = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+						NULL);
+	GPtrArray *kept = g_ptr_array_new();
+
+	for (guint i = 0; i < before->findings->len; i++)
+		g_hash_table_add(old, finding_id(before->findings->pdata[i]));
+	for (guint i = 0; i < after->findings->len; i++) {
+		struct finding *f = after->findings->pdata[i];
+		char *id = finding_id(f);
+
+		if (g_hash_table_contains(old, id))
+			finding_free(f);
+		else
+			g_ptr_array_add(kept, f);
+		g_free(id);
+	}
+	g_ptr_array_unref(after->findings);
+	after->findings = kept;
+	g_hash_table_unref(old);
+}
+
+static GPtrArray *touched_with_suffix(struct check_ctx *ctx, const char *suffix,
+				      const char *prefix)
+{
+	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; i < ctx->touched->len; i++) {
+		const char *p = ctx->touched->pdata[i];
+
+		if (g_str_has_suffix(p, suffix) &&
+		    (!prefix || g_str_has_prefix(p, prefix)))
+			g_ptr_array_add(a, g_strdup(p));
+	}
+	return a;
+}
+
+/* ---- format: the form of each patch mail ---- */
+
+static bool is_fixes_ok(const char *line)
+{
+	/* Documentation/process/submitting-patches.rst: 12+ hex, ("subject") */
+	const char *p = line + strlen("Fixes: ");
+	int hex = 0;
+
+	while (g_ascii_isxdigit(p[hex]))
+		hex++;
+	return hex >= 12 && p[hex] == ' ' && p[hex + 1] == '(' &&
+	       p[hex + 2] == '"' && g_str_has_suffix(p, "\")");
+}
+
+static void stage_format(struct check_ctx *ctx, struct stage_result *r)
+{
+	const char *prefix = series_get(ctx->s, "series.prefix");
+	GPtrArray *all = series_patch_files(ctx->s, ctx->version, true);
+	bool changelog = false, link = false;
+	int n = (int)ctx->files->len;
+
+	for (guint i = 0; i < all->len; i++) {
+		GPtrArray *mails = mail_array_new();
+		char *base = g_path_get_basename(all->pdata[i]);
+		bool cover = g_str_has_prefix(base, "0000-");
+		struct subject subj;
+		struct mail *m;
+		char **lines;
+		bool sob = false, author_sob = false, below = false;
+		int k = cover ? 0 : (int)i + (all->len > ctx->files->len ? 0 : 1);
+
+		if (mail_read_mbox(all->pdata[i], mails) < 0 || !mails->len) {
+			finding_add(r, "format", base, 0, "error",
+				    "cannot parse the patch mail", k);
+			g_ptr_array_unref(mails);
+			g_free(base);
+			continue;
+		}
+		m = mails->pdata[0];
+		subject_parse(m->subject, &subj);
+		if (!subj.patch)
+			finding_add(r, "format", base, 0, "error",
+				    "subject has no [PATCH] tag", k);
+		if (prefix && g_ascii_strcasecmp(subj.prefix, prefix))
+			finding_add(r, "format", base, 0, "warning",
+				    "subject prefix differs from the series' prefix", k);
+		if (subj.version != ctx->version)
+			finding_add(r, "format", base, 0, "error",
+				    "subject names another version", k);
+		if (n > 1 && (subj.total != n || subj.index != k))
+			finding_add(r, "format", base, 0, "error",
+				    "subject counter does not match the patch's place", k);
+		lines = g_strsplit(m->body, "\n", -1);
+		for (char **l = lines; *l; l++) {
+			if (!strcmp(*l, "---"))
+				below = true;
+			if (g_str_has_prefix(*l, "Changes in v") ||
+			    g_str_has_prefix(*l, "Changes since v") ||
+			    g_regex_match_simple("^v[0-9]+ ?[:-]", *l, 0, 0))
+				changelog = true;
+			if (g_str_has_prefix(*l, "Link to v") ||
+			    (g_str_has_prefix(*l, "v") && strstr(*l, "lore.kernel.org")))
+				link = true;
+			if (below || cover)
+				continue;
+			if (g_str_has_prefix(*l, "Signed-off-by: ")) {
+				sob = true;
+				if (strstr(*l, m->from_email) && *m->from_email)
+					author_sob = true;
+			}
+			if (g_str_has_prefix(*l, "Fixes: ") && !is_fixes_ok(*l))
+				finding_add(r, "format", base, 0, "error",
+					    "Fixes: tag not in the form 'Fixes: <12+ hex> (\"subject\")'",
+					    k);
+		}
+		g_strfreev(lines);
+		if (!cover && !sob)
+			finding_add(r, "format", base, 0, "error",
+				    "no Signed-off-by", k);
+		else if (!cover && !author_sob)
+			finding_add(r, "format", base, 0, "warning",
+				    "the sender has no Signed-off-by", k);
+		subject_release(&subj);
+		g_ptr_array_unref(mails);
+		g_free(base);
+	}
+	if (ctx->version > 1 && !changelog)
+		finding_add(r, "format", "", 0, "error",
+			    "v2+ without a changelog (Changes in vN) in the cover or below ---",
+			    0);
+	if (ctx->version > 1 && !link)
+		finding_add(r, "format", "", 0, "warning",
+			    "no link to the previous version", 0);
+	g_ptr_array_unref(all);
+	set_summary(r, "%u patch mails", ctx->files->len);
+}
+
+/* ---- checkpatch ---- */
+
+static void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r)
+{
+	char *cp = g_build_filename(ctx->tree, "scripts", "checkpatch.pl", NULL);
+	GString *log = g_string_new(NULL);
+
+	if (!is_file(cp)) {
+		fail(r, "no scripts/checkpatch.pl in the base tree");
+		g_free(cp);
+		g_string_free(log, TRUE);
+		return;
+	}
+	for (guint i = 0; i < ctx->files->len; i++) {
+		/*
+		 * The base is a release tarball without history: commit ids
+		 * cannot be looked up there, so that check says nothing.
+		 */
+		const char *argv[] = { "perl", cp, "--strict", "--terse",
+				       "--show-types", "--no-summary",
+				       "--ignore", "UNKNOWN_COMMIT_ID",
+				       "--root", ctx->tree, ctx->files->pdata[i],
+				       NULL };
+		struct run_opts o = { .dir = ctx->tree, .capture_out = true,
+				      .capture_err = true, .timeout = 600 };
+		struct run_result res;
+		char *base = g_path_get_basename(ctx->files->pdata[i]);
+		char **lines;
+
+		if (run_argv(argv, &o, &res) < 0) {
+			fail(r, "cannot run checkpatch");
+			g_free(base);
+			break;
+		}
+		g_string_append_printf(log, "== %s (exit %d)\n%s%s", base,
+				       res.status, res.out->str, res.err->str);
+		lines = g_strsplit(res.out->str, "\n", -1);
+		for (char **l = lines; *l; l++) {
+			/* FILE:LINE: TYPE:KIND: message */
+			char *p = strstr(*l, ": ");
+			const char *sev;
+			char *colon, *lineno;
+			int line = 0;
+
+			if (!p)
+				continue;
+			p += 2;
+			if (g_str_has_prefix(p, "ERROR:"))
+				sev = "error";
+			else if (g_str_has_prefix(p, "WARNING:"))
+				sev = "warning";
+			else if (g_str_has_prefix(p, "CHECK:"))
+				sev = "check";
+			else
+				continue;
+			lineno = strchr(*l, ':');
+			if (lineno)
+				line = atoi(lineno + 1);
+			colon = strchr(p, ':');
+			finding_add(r, "checkpatch", base, line, sev, colon + 1,
+				    (int)i + 1);
+		}
+		g_strfreev(lines);
+		g_free(base);
+		run_result_release(&res);
+	}
+	save_log(ctx, r, log->str, log->len);
+	set_summary(r, "checkpatch --strict on %u patches (commit ids not checked: the base has no history)",
+		    ctx->files->len);
+	g_string_free(log, TRUE);
+	g_free(cp);
+}
+
+/* ---- builds through kernel/kbuild ---- */
+
+static GPtrArray *build_targets(struct check_ctx *ctx, const char *config)
+{
+	GPtrArray *t = g_ptr_array_new_with_free_func(g_free);
+	bool rust = !strcmp(config, "rust-binder");
+
+	for (guint i = 0; i < ctx->touched->len; i++) {
+		const char *p = ctx->touched->pdata[i];
+
+		if (rust) {
+			if (g_str_has_prefix(p, "drivers/android/binder/") ||
+			    g_str_has_prefix(p, "include/uapi/linux/android/")) {
+				g_ptr_array_add(t, g_strdup("drivers/android/binder/"));
+				break;
+			}
+			continue;
+		}
+		if (g_str_has_prefix(p, "drivers/android/binder/") ||
+		    g_str_has_prefix(p, "tools/") ||
+		    g_str_has_prefix(p, "Documentation/"))
+			continue;
+		if (g_str_has_suffix(p, ".c") &&
+		    !g_str_has_prefix(p, "drivers/android/tests/") &&
+		    !strstr(p, "test-ww_mutex"))
+			g_ptr_array_add(t, g_strdup_printf("%.*s.o",
+				(int)strlen(p) - 2, p));
+		else if (g_str_has_prefix(p, "drivers/android/") ||
+			 g_str_has_prefix(p, "include/uapi/linux/android/"))
+			g_ptr_array_add(t, g_strdup("drivers/android/"));
+	}
+	/* dedup */
+	for (guint i = 0; i < t->len; i++)
+		for (guint j = i + 1; j < t->len; j++)
+			if (!strcmp(t->pdata[i], t->pdata[j]))
+				g_ptr_array_remove_index(t, j--);
+	return t;
+}
+
+static GPtrArray *configs_for(struct check_ctx *ctx)
+{
+	GPtrArray *c = g_ptr_array_new();
+
+	for (guint i = 0; i < ctx->touched->len; i++) {
+		const char *p = ctx->touched->pdata[i];
+
+		if (g_str_has_prefix(p, "drivers/android/binder/")) {
+			if (!c->len || strcmp(c->pdata[c->len - 1], "rust-binder"))
+				g_ptr_array_add(c, (char *)"rust-binder");
+		}
+	}
+	{
+		GPtrArray *t = build_targets(ctx, "c-binder");
+
+		if (t->len)
+			g_ptr_array_insert(c, 0, (char *)"c-binder");
+		g_ptr_array_unref(t);
+	}
+	return c;
+}
+
+static int kbuild(struct check_ctx *ctx, const char *config, GPtrArray *targets,
+		  const char *extra, GString *log, int *status)
+{
+	char *kb = g_build_filename(ctx->kernel_dir, "kbuild", NULL);
+	GPtrArray *argv = g_ptr_array_new();
+	struct run_opts o = { .capture_out = true, .merge_err = true,
+			      .timeout = 3 * 3600 };
+	struct run_result res;
+	char *logfile = g_strdup_printf("%s/kbuild-%s.tmp.log", ctx->logdir, config);
+
+	g_ptr_array_add(argv, kb);
+	g_ptr_array_add(argv, (char *)"--log");
+	g_ptr_array_add(argv, logfile);
+	g_ptr_array_add(argv, (char *)config);
+	g_ptr_array_add(argv, ctx->wt);
+	if (extra)
+		g_ptr_array_add(argv, (char *)extra);
+	for (guint i = 0; i < targets->len; i++)
+		g_ptr_array_add(argv, targets->pdata[i]);
+	g_ptr_array_add(argv, NULL);
+	if (ctx->verbose)
+		fprintf(stderr, "kseries: building %s (%u targets)\n", config,
+			targets->len);
+	if (run_argv((const char *const *)argv->pdata, &o, &res) < 0) {
+		g_ptr_array_unref(argv);
+		g_free(kb);
+		g_free(logfile);
+		return -1;
+	}
+	{
+		char *buf;
+		size_t len;
+
+		if (read_file(logfile, 256u << 20, &buf, &len) == 0) {
+			g_string_append_len(log, buf, (gssize)len);
+			g_free(buf);
+		}
+		unlink(logfile);
+	}
+	g_string_append(log, res.out->str);
+	*status = res.status;
+	run_result_release(&res);
+	g_ptr_array_unref(argv);
+	g_free(kb);
+	g_free(logfile);
+	return 0;
+}
+
+static void stage_build(struct check_ctx *ctx, struct stage_result *r)
+{
+	GPtrArray *configs = configs_for(ctx);
+	GString *log = g_string_new(NULL);
+	unsigned builds = 0;
+
+	if (!configs->len) {
+		skip(r, "the series touches no kernel object this workbench builds");
+		goto out;
+	}
+	if (!script(ctx, ctx->kernel_dir, "kbuild")) {
+		fail(r, "kernel/kbuild is missing");
+		goto out;
+	}
+	for (guint c = 0; c < configs->len; c++) {
+		const char *config = configs->pdata[c];
+		GPtrArray *targets = build_targets(ctx, config);
+
+		for (guint i = 0; i < ctx->commits->len; i++) {
+			int status = 0;
+			GString *one = g_string_new(NULL);
+			char *base = g_path_get_basename(ctx->files->pdata[i]);
+
+			if (check_checkout(ctx, ctx->commits->pdata[i]) < 0 ||
+			    kbuild(ctx, config, targets, NULL, one, &status) < 0) {
+				fail(r, "cannot run the build");
+				g_string_free(one, TRUE);
+				g_free(base);
+				break;
+			}
+			builds++;
+			g_string_append_printf(log, "== %s %s (exit %d)\n%s", config,
+					       base, status, one->str);
+			if (status) {
+				struct stage_result tmp;
+
+				stage_result_init(&tmp, "build");
+				parse_compiler_lines(&tmp, "build", one->str,
+						     "/mnt/linux/", NULL);
+				for (guint k = 0; k < tmp.findings->len; k++) {
+					struct finding *f = tmp.findings->pdata[k];
+
+					if (!strcmp(f->severity, "error"))
+						finding_add(r, "build", f->file, f->line,
+							    "error", f->message, (int)i + 1);
+				}
+				stage_result_release(&tmp);
+				{
+					char *msg = g_strdup_printf("%s: the build fails after this patch",
+								    config);
+
+					finding_add(r, "build", base, 0, "error", msg,
+						    (int)i + 1);
+					g_free(msg);
+				}
+			}
+			g_string_free(one, TRUE);
+			g_free(base);
+		}
+		g_ptr_array_unref(targets);
+	}
+	if (r->status != ST_FAIL)
+		set_summary(r, "%u builds (%u configs, every patch)", builds,
+			    configs->len);
+out:
+	save_log(ctx, r, log->str, log->len);
+	g_string_free(log, TRUE);
+	g_ptr_array_unref(configs);
+}
+
+/* ---- sparse: new warnings only ---- */
+
+static void stage_sparse(struct check_ctx *ctx, struct stage_result *r)
+{
+	GPtrArray *targets = build_targets(ctx, "c-binder");
+	GString *log = g_string_new(NULL);
+	struct stage_result before;
+	int status;
+
+	stage_result_init(&before, "sparse");
+	{
+		GPtrArray *cs = touched_with_suffix(ctx, ".c", NULL);
+		bool any = false;
+
+		for (guint i = 0; i < targets->len; i++)
+			any |= g_str_has_suffix(targets->pdata[i], ".o") ||
+			       g_str_has_suffix(targets->pdata[i], "/");
+		g_ptr_array_unref(cs);
+		if (!any) {
+			skip(r, "no C object touched");
+			goto out;
+		}
+	}
+	if (check_checkout(ctx, ctx->base) < 0 ||
+	    kbuild(ctx, "c-binder", targets, "C=2", log, &status) < 0) {
+		fail(r, "cannot run sparse on the base");
+		goto out;
+	}
+	if (strstr(log->str, "sparse is not available") ||
+	    strstr(log->str, "not up to date")) {
+		/* the tree skips sparse silently: that is a failure */
+		fail(r, "sparse is not available or not up to date (need 0.6.5)");
+		goto out;
+	}
+	parse_compiler_lines(&before, "sparse", log->str, "/mnt/linux/", NULL);
+	g_string_append(log, "\n== after the series\n");
+	{
+		GString *after = g_string_new(NULL);
+
+		if (check_checkout(ctx, ctx->tip) < 0 ||
+		    kbuild(ctx, "c-binder", targets, "C=2", after, &status) < 0) {
+			fail(r, "cannot run sparse on the series");
+			g_string_free(after, TRUE);
+			goto out;
+		}
+		parse_compiler_lines(r, "sparse", after->str, "/mnt/linux/", NULL);
+		g_string_append(log, after->str);
+		g_string_free(after, TRUE);
+	}
+	keep_new(r, &before);
+	set_summary(r, "C=2 on %u targets, base and series", targets->len);
+out:
+	save_log(ctx, r, log->str, log->len);
+	stage_result_release(&before);
+	g_string_free(log, TRUE);
+	g_ptr_array_unref(targets);
+}
+
+/* ---- cocci: the project's rules, new findings only ---- */
+
+static int run_cocci(struct check_ctx *ctx, GPtrArray *cfiles,
+		     struct stage_result *r, GString *log)
+{
+	char *runner = script(ctx, ctx->cocci_dir, "run-sleep-check");
+	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+	struct run_opts o = { .dir = ctx->wt, .capture_out = true,
+			      .capture_err = true, .timeout = 1800 };
+	struct run_result res;
+	int ret = 0;
+
+	g_ptr_array_add(argv, runner);
+	for (guint i = 0; i < cfiles->len; i++)
+		g_ptr_array_add(argv, g_strdup(cfiles->pdata[i]));
+	g_ptr_array_add(argv, NULL);
+	if (run_argv((const char *const *)argv->pdata, &o, &res) < 0) {
+		g_ptr_array_unref(argv);
+		return -1;
+	}
+	g_string_append_printf(log, "(exit %d)\n%s%s", res.status, res.out->str,
+			       res.err->str);
+	if (res.status > 1)
+		ret = -1;
+	else
+		parse_compiler_lines(r, "cocci", res.out->str, NULL, NULL);
+	run_result_release(&res);
+	g_ptr_array_unref(argv);
+	return ret;
+}
+
+static void stage_cocci(struct check_ctx *ctx, struct stage_result *r)
+{
+	GPtrArray *cfiles = touched_with_suffix(ctx, ".c", NULL);
+	GString *log = g_string_new(NULL);
+	struct stage_result before;
+	char *runner = script(ctx, ctx->cocci_dir, "run-sleep-check");
+
+	stage_result_init(&before, "cocci");
+	for (guint i = 0; i < cfiles->len; i++)
+		if (g_str_has_prefix(cfiles->pdata[i], "tools/"))
+			g_ptr_array_remove_index(cfiles, i--);
+	if (!cfiles->len) {
+		skip(r, "no kernel C file touched");
+		goto out;
+	}
+	if (!runner) {
+		fail(r, "cocci/run-sleep-check is missing");
+		goto out;
+	}
+	g_string_append(log, "== base\n");
+	if (check_checkout(ctx, ctx->base) < 0 ||
+	    run_cocci(ctx, cfiles, &before, log) < 0) {
+		fail(r, "the Coccinelle rules failed on the base (see log)");
+		goto out;
+	}
+	g_string_append(log, "== series\n");
+	if (check_checkout(ctx, ctx->tip) < 0 ||
+	    run_cocci(ctx, cfiles, r, log) < 0) {
+		fail(r, "the Coccinelle rules failed on the series (see log)");
+		goto out;
+	}
+	keep_new(r, &before);
+	for (guint i = 0; i < r->findings->len; i++) {
+		struct finding *f = r->findings->pdata[i];
+
+		g_free(f->severity);
+		f->severity = g_strdup("error");
+	}
+	set_summary(r, "sleep-under-spinlock rules on %u files", cfiles->len);
+out:
+	save_log(ctx, r, log->str, log->len);
+	stage_result_release(&before);
+	g_string_free(log, TRUE);
+	g_ptr_array_unref(cfiles);
+	g_free(runner);
+}
+
+/* ---- rust: build, rustfmtcheck, clippy ---- */
+
+static void stage_rust(struct check_ctx *ctx, struct stage_result *r)
+{
+	GPtrArray *rs = touched_with_suffix(ctx, ".rs", NULL);
+	GPtrArray *targets = g_ptr_array_new_with_free_func(g_free);
+	GString *log = g_string_new(NULL);
+	int status;
+
+	if (!rs->len) {
+		skip(r, "no Rust file touched");
+		goto out;
+	}
+	if (check_checkout(ctx, ctx->tip) < 0) {
+		fail(r, "cannot check out the series");
+		goto out;
+	}
+	g_ptr_array_add(targets, g_strdup("drivers/android/binder/"));
+	g_string_append(log, "== build (CLIPPY=1)\n");
+	if (kbuild(ctx, "rust-binder", targets, "CLIPPY=1", log, &status) < 0) {
+		fail(r, "cannot run the Rust build");
+		goto out;
+	}
+	if (status) {
+		finding_add(r, "rust", "drivers/android/binder/", 0, "error",
+			    "the Rust build fails", 0);
+	}
+	{
+		/* clippy and rustc diagnostics: "warning: …" then "--> file:line:col" */
+		char **lines = g_strsplit(log->str, "\n", -1);
+		const char *msg = NULL, *sev = NULL;
+
+		for (char **l = lines; *l; l++) {
+			char *t = g_strstrip(g_strdup(*l));
+
+			if (g_str_has_prefix(t, "warning: ") || g_str_has_prefix(t, "error: ")) {
+				sev = t[0] == 'w' ? "warning" : "error";
+				msg = *l + (strstr(*l, ": ") - *l) + 2;
+			} else if (g_str_has_prefix(t, "--> ") && msg) {
+				char *file = g_strdup(t + 4);
+				char *c = strchr(file, ':');
+				int line = c ? atoi(c + 1) : 0;
+
+				if (c)
+					*c = '\0';
+				if (g_str_has_prefix(file, "/mnt/linux/"))
+					memmove(file, file + 11, strlen(file + 11) + 1);
+				finding_add(r, "clippy", file, line, sev, msg, 0);
+				g_free(file);
+				msg = NULL;
+			}
+			g_free(t);
+		}
+		g_strfreev(lines);
+	}
+	g_string_append(log, "\n== rustfmtcheck\n");
+	{
+		GPtrArray *fmt = g_ptr_array_new_with_free_func(g_free);
+		GString *flog = g_string_new(NULL);
+
+		g_ptr_array_add(fmt, g_strdup("rustfmtcheck"));
+		if (kbuild(ctx, "rust-binder", fmt, NULL, flog, &status) == 0 &&
+		    status) {
+			char **lines = g_strsplit(flog->str, "\n", -1);
+
+			for (char **l = lines; *l; l++) {
+				char *at = strstr(*l, " at line ");
+
+				if (!g_str_has_prefix(*l, "Diff in ") || !at)
+					continue;
+				*at = '\0';
+				{
+					const char *file = *l + 8;
+
+					if (g_str_has_prefix(file, "/mnt/linux/"))
+						file += 11;
+					finding_add(r, "rustfmt", file, atoi(at + 9),
+						    "error", "not formatted as rustfmt would", 0);
+				}
+			}
+			g_strfreev(lines);
+			if (!r->findings->len)
+				finding_add(r, "rustfmt", "", 0, "error",
+					    "rustfmtcheck failed", 0);
+		}
+		g_string_append(log, flog->str);
+		g_string_free(flog, TRUE);
+		g_ptr_array_unref(fmt);
+	}
+	set_summary(r, "rust-binder: build with CLIPPY=1, rustfmtcheck");
+out:
+	save_log(ctx, r, log->str, log->len);
+	g_string_free(log, TRUE);
+	g_ptr_array_unref(targets);
+	g_ptr_array_unref(rs);
+}
+
+/* ---- script stages: kunit, model, vm, perf ---- */
+
+/*
+ * A stage script prints findings in compiler form on stdout and exits 0
+ * (pass, or warn when it printed warnings), 1 (fail), 77 (not applicable:
+ * the last line of stderr says why); anything else is a failure of the
+ * stage itself.
+ */
+static void run_stage_script(struct check_ctx *ctx, struct stage_result *r,
+			     const char *path, const char *arg)
+{
+	char *bdir = g_strdup_printf("KSERIES_BASE=%s", ctx->base);
+	char *tdir = g_strdup_printf("KSERIES_TIP=%s", ctx->tip);
+	char *wt = g_strdup_printf("KSERIES_WORKTREE=%s", ctx->wt);
+	char *ld = g_strdup_printf("KSERIES_LOGDIR=%s", ctx->logdir);
+	char *sd = g_strdup_printf("KSERIES_SERIES_DIR=%s", ctx->s->dir);
+	char *vv = g_strdup_printf("KSERIES_VERSION=%d", ctx->version);
+	const char *env[] = { bdir, tdir, wt, ld, sd, vv, NULL };
+	const char *argv[] = { path, arg, NULL };
+	struct run_opts o = { .env = env, .capture_out = true,
+			      .capture_err = true, .timeout = 3 * 3600 };
+	struct run_result res;
+
+	if (run_argv(argv, &o, &res) < 0) {
+		fail(r, "cannot run '%s'", path);
+		goto out;
+	}
+	{
+		GString *log = g_string_new(res.out->str);
+
+		g_string_append(log, res.err->str);
+		save_log(ctx, r, log->str, log->len);
+		g_string_free(log, TRUE);
+	}
+	if (res.status == 77) {
+		char **lines = g_strsplit(g_strchomp(res.err->str), "\n", -1);
+		guint n = g_strv_length(lines);
+
+		skip(r, n ? lines[n - 1] : "not applicable");
+		g_strfreev(lines);
+	} else {
+		parse_compiler_lines(r, r->name, res.out->str, NULL, NULL);
+		if (res.status == 1 && !r->findings->len) {
+			char **lines = g_strsplit(g_strchomp(res.err->str), "\n", -1);
+			guint n = g_strv_length(lines);
+
+			finding_add(r, r->name, "", 0, "error",
+				    n ? lines[n - 1] : "the stage failed", 0);
+			g_strfreev(lines);
+		}
+		if (res.status > 1) {
+			fail(r, "'%s' failed (exit %d)", path, res.status);
+		} else {
+			char **lines = g_strsplit(g_strchomp(res.out->str), "\n", -1);
+			guint n = g_strv_length(lines);
+
+			/* the last line that is not a finding summarizes */
+			set_summary(r, "%s", n ? lines[n - 1] : "done");
+			g_strfreev(lines);
+		}
+	}
+	run_result_release(&res);
+out:
+	g_free(bdir);
+	g_free(tdir);
+	g_free(wt);
+	g_free(ld);
+	g_free(sd);
+	g_free(vv);
+}
+
+/*
+ * Stages that belong to a series: series/<name>/check/<stage> (an
+ * executable) or the version's "version.N.<stage>" argument for it.
+ * Kernel-wide stages come from kernel/stage-<name>.
+ */
+static void stage_script(struct check_ctx *ctx, struct stage_result *r)
+{
+	char *sdir = g_build_filename(ctx->s->dir, "check", NULL);
+	char *path = script(ctx, sdir, r->name);
+	char key[64];
+	const char *arg;
+
+	snprintf(key, sizeof(key), "version.%d.%s", ctx->version, r->name);
+	arg = series_get(ctx->s, key);
+	if (!path)
+		path = script(ctx, ctx->kernel_dir,
+			      !strcmp(r->name, "kunit") ? "stage-kunit" :
+			      !strcmp(r->name, "vm") ? "stage-vm" :
+			      !strcmp(r->name, "perf") ? "stage-perf" : "-");
+	if (!path) {
+		char *why = g_strdup_printf("no %s test for this series (series/%s/check/%s)",
+					    r->name, ctx->s->name, r->name);
+
+		skip(r, why);
+		g_free(why);
+	} else {
+		if (check_checkout(ctx, ctx->tip) < 0)
+			fail(r, "cannot check out the series");
+		else
+			run_stage_script(ctx, r, path, arg);
+	}
+	g_free(path);
+	g_free(sdir);
+}
+
+/* ---- feedback: comments from the previous version still open ---- */
+
+static void stage_feedback(struct check_ctx *ctx, struct stage_result *r)
+{
+	char *dir = g_build_filename(ctx->s->dir, "feedback", NULL);
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *n;
+	int open = 0, total = 0;
+
+	while (d && (n = g_dir_read_name(d))) {
+		char *path = g_build_filename(dir, n, NULL);
+		char *buf;
+		size_t len;
+
+		if (n[0] != '.' && is_file(path) &&
+		    read_file(path, 1 << 20, &buf, &len) == 0) {
+			char *end = strstr(buf, "\n\n");
+			char *status = NULL, *file = NULL, *version = NULL;
+			char *author = NULL, *line = NULL;
+			char **hdr;
+
+			if (end)
+				*end = '\0';
+			hdr = g_strsplit(buf, "\n", -1);
+			for (char **h = hdr; *h; h++) {
+				if (g_str_has_prefix(*h, "Status: "))
+					status = *h + 8;
+				else if (g_str_has_prefix(*h, "Version: "))
+					version = *h + 9;
+				else if (g_str_has_prefix(*h, "File: "))
+					file = *h + 6;
+				else if (g_str_has_prefix(*h, "Line: "))
+					line = *h + 6;
+				else if (g_str_has_prefix(*h, "Author: "))
+					author = *h + 8;
+			}
+			if (version && atoi(g_str_has_prefix(version, "v") ?
+					    version + 1 : version) < ctx->version) {
+				total++;
+				if (status && g_str_has_prefix(status, "open")) {
+					char *msg = g_strdup_printf("comment %s by %s still open",
+								    n, author ? author : "?");
+
+					finding_add(r, "feedback", file ? file : "",
+						    line ? atoi(line) : 0, "warning",
+						    msg, 0);
+					g_free(msg);
+					open++;
+				}
+			}
+			g_strfreev(hdr);
+			g_free(buf);
+		}
+		g_free(path);
+	}
+	if (d)
+		g_dir_close(d);
+	g_free(dir);
+	set_summary(r, "%d of %d comments on earlier versions open", open, total);
+}
+
+void check_run_stage(struct check_ctx *ctx, const char *name,
+		     struct stage_result *r)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(struct check_ctx *, struct stage_result *);
+	} stages[] = {
+		{ "format", stage_format },
+		{ "checkpatch", stage_checkpatch },
+		{ "build", stage_build },
+		{ "sparse", stage_sparse },
+		{ "cocci", stage_cocci },
+		{ "rust", stage_rust },
+		{ "kunit", stage_script },
+		{ "model", stage_script },
+		{ "vm", stage_script },
+		{ "perf", stage_script },
+		{ "feedback", stage_feedback },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(stages); i++) {
+		if (strcmp(stages[i].name, name))
+			continue;
+		stages[i].fn(ctx, r);
+		break;
+	}
+	if (r->status == ST_PASS) {
+		for (guint i = 0; i < r->findings->len; i++) {
+			const struct finding *f = r->findings->pdata[i];
+
+			if (!strcmp(f->severity, "error")) {
+				r->status = ST_FAIL;
+				break;
+			}
+			r->status = ST_WARN;
+		}
+	}
+}

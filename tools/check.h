@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KSERIES_CHECK_H
+#define KSERIES_CHECK_H
+
+#include <stdbool.h>
+#include <glib.h>
+#include <jansson.h>
+
+#include "series.h"
+
+/*
+ * The check pipeline (DESIGN.md §4). A version is applied to its base as
+ * commits (apply.h); each stage then looks at it and reports a status
+ * and findings. A finding's identity is (tool, file, normalized message):
+ * never its line number, so that findings before and after a series can
+ * be compared and only those the series adds are reported.
+ */
+enum stage_status { ST_PASS, ST_WARN, ST_FAIL, ST_SKIP };
+
+struct finding {
+	char *tool;
+	char *file;		/* tree path, or the patch file's name */
+	int line;		/* 0 when none */
+	char *severity;		/* "error", "warning", "check", "note" */
+	char *message;
+	int patch;		/* 1-based patch it concerns, 0 for the series */
+};
+
+struct stage_result {
+	const char *name;
+	enum stage_status status;
+	char *summary;		/* one line: what was done, or why skipped */
+	GPtrArray *findings;	/* struct finding * */
+	char *log;		/* path of the full log, or NULL */
+	double seconds;
+	bool cached;
+};
+
+/* What the stages see of one version being checked. */
+struct check_ctx {
+	struct series *s;
+	int version;
+	const char *tree;	/* the base repository */
+	const char *kernel_dir;	/* the repo's kernel/ scripts */
+	const char *cocci_dir;	/* the repo's cocci/ rules */
+	char *base;		/* base commit id */
+	GPtrArray *commits;	/* one per patch */
+	GPtrArray *files;	/* the patch files */
+	char *tip;		/* last commit, or base */
+	char *wt;		/* the check worktree */
+	char *logdir;		/* results/<series>/v<N>/ */
+	GPtrArray *touched;	/* tree paths the series touches */
+	bool verbose;
+};
+
+const char *stage_status_name(enum stage_status st);
+
+/* The stage table, in pipeline order; NULL-terminated names. */
+extern const char *const check_stage_names[];
+
+/*
+ * Runs stage name on ctx into res (a fresh result). Never fails: a
+ * stage that cannot run reports ST_FAIL with the reason, or ST_SKIP when
+ * what it needs is not applicable to this series.
+ */
+void check_run_stage(struct check_ctx *ctx, const char *name,
+		     struct stage_result *res);
+
+void stage_result_init(struct stage_result *r, const char *name);
+void stage_result_release(struct stage_result *r);
+void finding_add(struct stage_result *r, const char *tool, const char *file,
+		 int line, const char *severity, const char *message,
+		 int patch);
+/* The finding's identity: tool, file and message with white space folded. */
+char *finding_id(const struct finding *f);
+
+json_t *stage_result_to_json(const struct stage_result *r);
+int stage_result_from_json(json_t *j, struct stage_result *r);
+
+/* Checks out rev in the worktree (made on first use). */
+int check_checkout(struct check_ctx *ctx, const char *rev);
+
+#endif

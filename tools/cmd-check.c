@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kseries check SERIES[@vN] | --all [--stage NAME]... [--json] [-j N]
+ *                [--kcidb FILE] [--no-cache] [-v]
+ * kseries status
+ *
+ * Applies a version to its base and runs the stages of check.h. Results
+ * are kept per version under <cache>/results/<series>/v<N>/, keyed by
+ * content: the applied commits (which are content-addressed, see
+ * apply.h), the stage, the workbench's scripts, rules and configs, and
+ * the toolchain's versions. An unchanged version is served from there.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <jansson.h>
+
+#include "apply.h"
+#include "builtin.h"
+#include "check.h"
+#include "run.h"
+#include "series.h"
+#include "util.h"
+#include "banned.h"
+
+static const char check_usage[] =
+	"kseries check (SERIES[@vN]... | --all) [--stage NAME]... [--json]\n"
+	"                     [--kcidb FILE] [--no-cache] [-j N] [-v]";
+
+struct opts {
+	GPtrArray *stages;	/* names; empty = all */
+	bool json, no_cache, verbose;
+	const char *kcidb;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static gint cmp_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Hashes every regular file below dir, sorted by name, into sum. */
+static void hash_tree(GChecksum *sum, const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	const char *n;
+
+	while (d && (n = g_dir_read_name(d)))
+		g_ptr_array_add(names, g_strdup(n));
+	if (d)
+		g_dir_close(d);
+	g_ptr_array_sort(names, cmp_names);
+	for (guint i = 0; i < names->len; i++) {
+		char *p = g_build_filename(dir, names->pdata[i], NULL);
+		char *buf;
+		size_t len;
+
+		if (is_dir(p)) {
+			hash_tree(sum, p);
+		} else if (is_file(p) && read_file(p, 64u << 20, &buf, &len) == 0) {
+			g_checksum_update(sum, (const guchar *)names->pdata[i], -1);
+			g_checksum_update(sum, (const guchar *)buf, (gssize)len);
+			g_free(buf);
+		}
+		g_free(p);
+	}
+	g_ptr_array_unref(names);
+}
+
+static char *stage_key(struct check_ctx *ctx, const char *stage)
+{
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+	char *versions = g_build_filename(cache_dir(), "sid", ".kseries-versions",
+					  NULL);
+	char *sdir = g_build_filename(ctx->s->dir, "check", NULL);
+	char key[64], *buf, *out;
+	size_t len;
+
+	g_checksum_update(sum, (const guchar *)"kseries-check-1\n", -1);
+	/* the checker itself: a new kseries re-checks */
+	{
+		static char *self;
+
+		if (!self) {
+			char *exe;
+			size_t n;
+
+			self = read_file("/proc/self/exe", 256u << 20, &exe, &n) == 0 ?
+			       g_compute_checksum_for_data(G_CHECKSUM_SHA256,
+							   (const guchar *)exe, n) :
+			       g_strdup("?");
+			if (strcmp(self, "?"))
+				g_free(exe);
+		}
+		g_checksum_update(sum, (const guchar *)self, -1);
+	}
+	g_checksum_update(sum, (const guchar *)stage, -1);
+	g_checksum_update(sum, (const guchar *)ctx->base, -1);
+	for (guint i = 0; i < ctx->commits->len; i++)
+		g_checksum_update(sum, ctx->commits->pdata[i], -1);
+	hash_tree(sum, ctx->kernel_dir);
+	hash_tree(sum, ctx->cocci_dir);
+	hash_tree(sum, sdir);
+	if (read_file(versions, 1 << 20, &buf, &len) == 0) {
+		g_checksum_update(sum, (const guchar *)buf, (gssize)len);
+		g_free(buf);
+	}
+	/* the series' configuration and its review state */
+	snprintf(key, sizeof(key), "version.%d.%s", ctx->version, stage);
+	if (series_get(ctx->s, key))
+		g_checksum_update(sum, (const guchar *)series_get(ctx->s, key), -1);
+	if (!strcmp(stage, "feedback") || !strcmp(stage, "format")) {
+		char *fb = g_build_filename(ctx->s->dir, "feedback", NULL);
+
+		hash_tree(sum, fb);
+		g_free(fb);
+		if (read_file(ctx->s->conf_path, 1 << 20, &buf, &len) == 0) {
+			g_checksum_update(sum, (const guchar *)buf, (gssize)len);
+			g_free(buf);
+		}
+		for (guint i = 0; i < ctx->files->len; i++)
+			g_checksum_update(sum, ctx->files->pdata[i], -1);
+	}
+	out = g_strdup(g_checksum_get_string(sum));
+	g_checksum_free(sum);
+	g_free(versions);
+	g_free(sdir);
+	return out;
+}
+
+static bool cached_result(struct check_ctx *ctx, const char *stage,
+			  const char *key, struct stage_result *r)
+{
+	char *path = g_strdup_printf("%s/%s.json", ctx->logdir, stage);
+	json_t *j = json_load_file(path, 0, NULL);
+	bool ok = false;
+
+	if (j && json_is_string(json_object_get(j, "key")) &&
+	    !strcmp(json_string_value(json_object_get(j, "key")), key) &&
+	    stage_result_from_json(j, r) == 0) {
+		r->cached = true;
+		ok = true;
+	}
+	if (j)
+		json_decref(j);
+	g_free(path);
+	return ok;
+}
+
+static void store_result(struct check_ctx *ctx, const char *key,
+			 const struct stage_result *r)
+{
+	char *path = g_strdup_printf("%s/%s.json", ctx->logdir, r->name);
+	json_t *j = stage_result_to_json(r);
+	char *text;
+
+	json_object_set_new(j, "key", json_string(key));
+	text = json_dumps(j, JSON_INDENT(1) | JSON_SORT_KEYS);
+	if (text)
+		write_file_atomic(path, text, strlen(text));
+	free(text);
+	json_decref(j);
+	g_free(path);
+}
+
+static bool wanted(const struct opts *o, const char *stage)
+{
+	if (!o->stages->len)
+		return true;
+	for (guint i = 0; i < o->stages->len; i++)
+		if (!strcmp(o->stages->pdata[i], stage))
+			return true;
+	return false;
+}
+
+static void print_result(const struct check_ctx *ctx,
+			 const struct stage_result *r)
+{
+	const struct finding *f = r->findings->len ? r->findings->pdata[0] : NULL;
+
+	printf("%-22s v%-2d %-10s %-4s %3u  %s%s", ctx->s->name, ctx->version,
+	       r->name, stage_status_name(r->status), r->findings->len,
+	       r->cached ? "(cached) " : "", r->summary ? r->summary : "");
+	if (f && f->line)
+		printf("\n%33s first: %s:%d: %s: %s", "", f->file, f->line,
+		       f->severity, f->message);
+	else if (f)
+		printf("\n%33s first: %s: %s: %s", "", *f->file ? f->file : "series",
+		       f->severity, f->message);
+	printf("\n");
+	fflush(stdout);
+}
+
+static const char *kernel_dir_of(void)
+{
+	static char *dir;
+
+	if (!dir) {
+		const char *env = getenv("KSERIES_KERNEL_DIR");
+
+		dir = env && *env ? g_strdup(env) :
+		      g_build_filename(store_top(), "kernel", NULL);
+	}
+	return dir;
+}
+
+/* Provisions the base tree through kernel/provision-base when missing. */
+static const char *ensure_tree(void)
+{
+	char *prov;
+	int status;
+
+	if (kernel_tree())
+		return kernel_tree();
+	prov = g_build_filename(kernel_dir_of(), "provision-base", NULL);
+	if (g_file_test(prov, G_FILE_TEST_IS_EXECUTABLE) && !getenv("KSERIES_TREE")) {
+		const char *argv[] = { prov, NULL };
+
+		fprintf(stderr, "kseries: provisioning the base tree (kernel/provision-base)\n");
+		status = run_passthrough(NULL, argv);
+		g_free(prov);
+		if (status != 0)
+			return NULL;
+		return kernel_tree();
+	}
+	g_free(prov);
+	return NULL;
+}
+
+static void touched_files(struct check_ctx *ctx)
+{
+	const char *argv[] = { "git", "diff", "--name-only", "-z", ctx->base,
+			       ctx->tip, NULL };
+	struct run_opts o = { .dir = ctx->tree, .capture_out = true,
+			      .capture_err = true };
+	struct run_result r;
+
+	ctx->touched = g_ptr_array_new_with_free_func(g_free);
+	if (run_argv(argv, &o, &r) == 0 && r.status == 0) {
+		const char *p = r.out->str, *end = p + r.out->len;
+
+		while (p < end) {
+			size_t n = strnlen(p, (size_t)(end - p));
+
+			if (n)
+				g_ptr_array_add(ctx->touched, g_strndup(p, n));
+			p += n + 1;
+		}
+	}
+	run_result_release(&r);
+}
+
+static json_t *check_version(struct series *s, int version,
+			     const struct opts *o, int *failed)
+{
+	struct check_ctx ctx = { 0 };
+	struct applied a;
+	json_t *stages = json_array();
+	const char *base = series_get(s, "series.base");
+	double t0 = now();
+
+	applied_init(&a);
+	ctx.s = s;
+	ctx.version = version;
+	ctx.verbose = o->verbose;
+	ctx.kernel_dir = kernel_dir_of();
+	ctx.cocci_dir = g_build_filename(store_top(), "cocci", NULL);
+	ctx.files = series_patch_files(s, version, false);
+	ctx.logdir = g_strdup_printf("%s/results/%s/v%d", cache_dir(), s->name,
+				     version);
+	ctx.wt = g_build_filename(cache_dir(), "wt", "kseries-check", NULL);
+	mkdir_p(ctx.logdir);
+
+	/* apply: always run, it yields the commits the cache is keyed by */
+	{
+		struct stage_result r;
+
+		stage_result_init(&r, "apply");
+		if (!ctx.files->len) {
+			r.status = ST_SKIP;
+			r.summary = g_strdup("no patches in the store for this version (posted elsewhere; only its review is here)");
+		} else if (!(ctx.tree = ensure_tree())) {
+			r.status = ST_FAIL;
+			r.summary = g_strdup("no base tree: kernel/provision-base failed or is missing");
+		} else if (apply_series(ctx.tree, base ? base : "v7.2.13", ctx.files,
+					true, &a) < 0) {
+			char *msg;
+
+			r.status = ST_FAIL;
+			if (a.failed >= 0 && (guint)a.failed < ctx.files->len) {
+				char *bn = g_path_get_basename(ctx.files->pdata[a.failed]);
+
+				msg = g_strdup_printf("does not apply to %s", base ? base : "v7.2.13");
+				finding_add(&r, "apply", bn, 0, "error", msg, a.failed + 1);
+				g_free(bn);
+				g_free(msg);
+			}
+			r.summary = g_strdup_printf("patch %d of %u does not apply",
+						    a.failed + 1, ctx.files->len);
+			{
+				char *path = g_strdup_printf("%s/apply.log", ctx.logdir);
+
+				write_file_atomic(path, a.log->str, a.log->len);
+				r.log = path;
+			}
+		} else {
+			r.status = a.three_way ? ST_WARN : ST_PASS;
+			r.summary = g_strdup_printf("%u patches on %s%s", ctx.files->len,
+						    base ? base : "v7.2.13",
+						    a.three_way ? " (3-way fallback)" : "");
+			if (a.three_way)
+				finding_add(&r, "apply", "", 0, "warning",
+					    "needed the 3-way fallback", 0);
+		}
+		r.seconds = now() - t0;
+		if (wanted(o, "apply") || r.status == ST_FAIL || r.status == ST_SKIP) {
+			if (!o->json)
+				print_result(&ctx, &r);
+			json_array_append_new(stages, stage_result_to_json(&r));
+		}
+		if (r.status == ST_FAIL)
+			*failed = 1;
+		if (r.status == ST_FAIL || r.status == ST_SKIP) {
+			stage_result_release(&r);
+			goto out;
+		}
+		stage_result_release(&r);
+	}
+	ctx.base = g_strdup(a.base);
+	ctx.commits = a.commits;
+	ctx.tip = g_strdup(a.commits->len ? a.commits->pdata[a.commits->len - 1] :
+			   a.base);
+	touched_files(&ctx);
+
+	for (int i = 1; check_stage_names[i]; i++) {
+		const char *name = check_stage_names[i];
+		struct stage_result r;
+		char *key;
+		double t;
+
+		if (!wanted(o, name))
+			continue;
+		stage_result_init(&r, name);
+		key = stage_key(&ctx, name);
+		if (o->no_cache || !cached_result(&ctx, name, key, &r)) {
+			if (o->verbose || isatty(2))
+				fprintf(stderr, "kseries: %s v%d: %s ...\n", s->name,
+					version, name);
+			t = now();
+			check_run_stage(&ctx, name, &r);
+			r.seconds = now() - t;
+			store_result(&ctx, key, &r);
+		}
+		if (r.status == ST_FAIL)
+			*failed = 1;
+		if (!o->json)
+			print_result(&ctx, &r);
+		json_array_append_new(stages, stage_result_to_json(&r));
+		g_free(key);
+		stage_result_release(&r);
+	}
+	ctx.commits = NULL;
+out:
+	{
+		char *path = g_strdup_printf("%s/summary", ctx.logdir);
+		char *line = g_strdup_printf("%s %s\n", *failed ? "fail" : "pass",
+					     g_date_time_format_iso8601(g_date_time_new_now_utc()));
+
+		write_file_atomic(path, line, strlen(line));
+		g_free(path);
+		g_free(line);
+	}
+	{
+		json_t *j = json_pack("{s:s, s:i, s:s?, s:s?, s:o}", "series", s->name,
+				      "version", version, "base", ctx.base,
+				      "tip", ctx.tip, "stages", stages);
+
+		applied_release(&a);
+		g_free((char *)ctx.cocci_dir);
+		g_ptr_array_unref(ctx.files);
+		if (ctx.touched)
+			g_ptr_array_unref(ctx.touched);
+		g_free(ctx.logdir);
+		g_free(ctx.wt);
+		g_free(ctx.base);
+		g_free(ctx.tip);
+		return j;
+	}
+}
+
+/* KCIDB v5.3: one checkout per version, its builds and tests. */
+static json_t *to_kcidb(json_t *results)
+{
+	json_t *checkouts = json_array(), *builds = json_array(),
+	       *tests = json_array(), *v;
+	size_t i;
+
+	json_array_foreach(results, i, v) {
+		const char *name = json_string_value(json_object_get(v, "series"));
+		int ver = (int)json_integer_value(json_object_get(v, "version"));
+		const char *tip = json_string_value(json_object_get(v, "tip"));
+		char *cid = g_strdup_printf("kseries:%s-v%d", name, ver);
+		char *bid = g_strdup_printf("kseries:%s-v%d-build", name, ver);
+		json_t *st;
+		size_t k;
+
+		json_array_append_new(checkouts, json_pack(
+			"{s:s, s:s, s:s, s:s?, s:s}", "id", cid, "origin", "kseries",
+			"tree_name", name, "git_commit_hash", tip,
+			"comment", "kseries check"));
+		json_array_foreach(json_object_get(v, "stages"), k, st) {
+			const char *stage = json_string_value(json_object_get(st, "stage"));
+			const char *status = json_string_value(json_object_get(st, "status"));
+			const char *kstatus = !strcmp(status, "pass") ? "PASS" :
+					      !strcmp(status, "warn") ? "PASS" :
+					      !strcmp(status, "skip") ? "SKIP" : "FAIL";
+
+			if (!strcmp(stage, "build")) {
+				json_array_append_new(builds, json_pack(
+					"{s:s, s:s, s:s, s:s, s:s?}", "id", bid,
+					"checkout_id", cid, "origin", "kseries",
+					"status", kstatus, "log_url",
+					json_string_value(json_object_get(st, "log"))));
+			} else {
+				char *tid = g_strdup_printf("%s-%s", bid, stage);
+
+				json_array_append_new(tests, json_pack(
+					"{s:s, s:s, s:s, s:s, s:s, s:s?}", "id", tid,
+					"build_id", bid, "origin", "kseries",
+					"path", stage, "status", kstatus, "log_url",
+					json_string_value(json_object_get(st, "log"))));
+				g_free(tid);
+			}
+		}
+		g_free(cid);
+		g_free(bid);
+	}
+	return json_pack("{s:{s:i, s:i}, s:o, s:o, s:o}", "version", "major", 5,
+			 "minor", 3, "checkouts", checkouts, "builds", builds,
+			 "tests", tests);
+}
+
+int cmd_check(int argc, const char **argv)
+{
+	struct opts o = { .stages = g_ptr_array_new() };
+	GPtrArray *specs = g_ptr_array_new_with_free_func(g_free);
+	json_t *results = json_array();
+	bool all = false;
+	int failed = 0, ret = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: %s\nstages:", check_usage);
+			for (int k = 0; check_stage_names[k]; k++)
+				printf(" %s", check_stage_names[k]);
+			printf("\n");
+			return 0;
+		} else if (!strcmp(argv[i], "--all")) {
+			all = true;
+		} else if (!strcmp(argv[i], "--json")) {
+			o.json = true;
+		} else if (!strcmp(argv[i], "--no-cache")) {
+			o.no_cache = true;
+		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			o.verbose = true;
+		} else if (!strcmp(argv[i], "--stage") && i + 1 < argc) {
+			bool known = false;
+
+			for (int k = 0; check_stage_names[k]; k++)
+				known |= !strcmp(check_stage_names[k], argv[i + 1]);
+			if (!known)
+				die("unknown stage '%s'", argv[i + 1]);
+			g_ptr_array_add(o.stages, (char *)argv[++i]);
+		} else if (!strcmp(argv[i], "--kcidb") && i + 1 < argc) {
+			o.kcidb = argv[++i];
+		} else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
+			/* jobs run one at a time for now: the build lock serializes them */
+			i++;
+		} else if (argv[i][0] == '-') {
+			error("unknown option '%s'", argv[i]);
+			usage(check_usage);
+		} else {
+			g_ptr_array_add(specs, g_strdup(argv[i]));
+		}
+	}
+	if (all == (specs->len > 0))
+		usage(check_usage);
+	if (all) {
+		GPtrArray *names = series_list_names();
+
+		for (guint i = 0; i < names->len; i++)
+			g_ptr_array_add(specs, g_strdup(names->pdata[i]));
+		g_ptr_array_unref(names);
+	}
+	for (guint i = 0; i < specs->len; i++) {
+		struct series s;
+		char *name;
+		int version;
+
+		if (series_parse_spec(specs->pdata[i], &name, &version) < 0) {
+			ret = EXIT_USAGE;
+			continue;
+		}
+		if (series_load(name, &s) < 0) {
+			g_free(name);
+			failed = 1;
+			continue;
+		}
+		g_free(name);
+		if (!version)
+			version = series_latest_version(&s);
+		json_array_append_new(results, check_version(&s, version, &o, &failed));
+		series_release(&s);
+	}
+	if (o.json) {
+		char *text = json_dumps(results, JSON_INDENT(2));
+
+		printf("%s\n", text);
+		free(text);
+	}
+	if (o.kcidb) {
+		json_t *k = to_kcidb(results);
+		char *text = json_dumps(k, JSON_INDENT(1));
+
+		if (write_file_atomic(o.kcidb, text, strlen(text)) < 0)
+			failed = 1;
+		free(text);
+		json_decref(k);
+	}
+	json_decref(results);
+	g_ptr_array_unref(specs);
+	g_ptr_array_unref(o.stages);
+	if (ret)
+		return ret;
+	return failed ? EXIT_FINDINGS : 0;
+}
+
+int cmd_status(int argc, const char **argv)
+{
+	GPtrArray *names;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			printf("usage: kseries status\n");
+			return 0;
+		}
+		usage("kseries status");
+	}
+	names = series_list_names();
+	for (guint i = 0; i < names->len; i++) {
+		struct series s;
+		GArray *versions;
+
+		if (series_load(names->pdata[i], &s) < 0)
+			continue;
+		versions = series_versions(&s);
+		for (guint k = 0; k < versions->len; k++) {
+			int v = g_array_index(versions, int, k);
+			GString *line = g_string_new(NULL);
+			bool any = false;
+
+			for (int st = 0; check_stage_names[st]; st++) {
+				char *path = g_strdup_printf("%s/results/%s/v%d/%s.json",
+							     cache_dir(), s.name, v,
+							     check_stage_names[st]);
+				json_t *j = json_load_file(path, 0, NULL);
+
+				if (j) {
+					g_string_append_printf(line, " %s:%s",
+						check_stage_names[st],
+						json_string_value(json_object_get(j, "status")));
+					any = true;
+					json_decref(j);
+				}
+				g_free(path);
+			}
+			printf("%-22s v%-2d%s\n", s.name, v,
+			       any ? line->str : " (not checked)");
+			g_string_free(line, TRUE);
+		}
+		g_array_unref(versions);
+		series_release(&s);
+	}
+	g_ptr_array_unref(names);
+	return 0;
+}
