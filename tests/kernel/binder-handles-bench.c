@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * binder-handles-bench - cost of new binder references, PF_LARGE_HANDLES
+ * on and off
+ *
+ * usage: binder-handles-bench [-r REFS] [-b BATCH] [-m CALLS]
+ *        binder-handles-bench [-d DEVICE] [-r REFS] [-b BATCH] [-m CALLS] on|off
+ *
+ * A server process (the context manager) answers each call of the client
+ * with a reply carrying new binder objects; the driver creates a node in the
+ * server and a reference, with a new handle, in the client for each
+ * (binder_get_ref_for_node_olocked() in the C driver). The client keeps the
+ * references (BC_ACQUIRE before BC_FREE_BUFFER), so it holds REFS of them
+ * after the fill.
+ *
+ * The figure: the time of CALLS calls that each create one new reference,
+ * measured with no reference yet ("start") and with REFS of them ("end");
+ * end - start is what looking for a handle among REFS costs. The handles
+ * themselves are checked, which is what can fail: with none freed, both
+ * modes hand out 1..REFS; then the client drops the references with handles
+ * 1..10 and takes 10 new ones: with the flag off they reuse handles from 1
+ * ("reuse=yes"), with it on they go on above the largest ("reuse=no").
+ *
+ * "on" sets PF_LARGE_HANDLES with BINDER_SET_PROC_FLAGS first; a kernel
+ * without it fails the ioctl (EINVAL) and the run exits 77. Without a mode,
+ * "off" then "on", each on a device of its own (as the VM harness runs it).
+ * Without -d, a private binderfs instance is mounted on a temporary
+ * directory and devices are added to it through binder-control.
+ *
+ * Prints one line per mode:
+ *	binder-handles-bench: mode=on refs=100000 start_us=.. end_us=..
+ *	delta_us=.. held=.. max_handle=.. reuse=yes|no fill_ms=..
+ * Exit: 0 ok, 1 failure, 2 usage, 77 the kernel lacks PF_LARGE_HANDLES.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/android/binder.h>
+#include <linux/android/binderfs.h>
+
+/* include/uapi/linux/android/binder.h with the series applied */
+#define BINDER_SET_PROC_FLAGS_	_IOWR('b', 18, __u32)
+#define PF_LARGE_HANDLES_	(1 << 1)
+
+#define MAP_SIZE (4 * 1024 * 1024)
+#define EXIT_SKIP 77
+#define CODE_GIVE 1
+#define CODE_LAST 2
+#define MAX_BATCH 1000
+#define PROBE 10
+
+static const char *progname = "binder-handles-bench";
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: error: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+struct rbuf {
+	uint32_t data[8192];
+	size_t len;
+};
+
+struct conn {
+	int fd;
+	void *map;
+	unsigned char out[64 * 1024];	/* pending commands */
+	size_t out_len;
+	struct rbuf in;
+};
+
+static void conn_open(struct conn *c, const char *dev)
+{
+	c->out_len = 0;
+	c->in.len = 0;
+	c->fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (c->fd < 0)
+		fail("cannot open '%s': %s", dev, strerror(errno));
+	c->map = mmap(NULL, MAP_SIZE, PROT_READ, MAP_PRIVATE, c->fd, 0);
+	if (c->map == MAP_FAILED)
+		fail("cannot mmap '%s': %s", dev, strerror(errno));
+}
+
+static void out_put(struct conn *c, const void *p, size_t len)
+{
+	if (c->out_len + len > sizeof(c->out))
+		fail("command buffer full");
+	memcpy(c->out + c->out_len, p, len);
+	c->out_len += len;
+}
+
+static void out_cmd(struct conn *c, uint32_t cmd)
+{
+	out_put(c, &cmd, sizeof(cmd));
+}
+
+static void out_u32(struct conn *c, uint32_t cmd, uint32_t v)
+{
+	out_cmd(c, cmd);
+	out_put(c, &v, sizeof(v));
+}
+
+static void out_free(struct conn *c, binder_uintptr_t buf)
+{
+	out_cmd(c, BC_FREE_BUFFER);
+	out_put(c, &buf, sizeof(buf));
+}
+
+static void out_txn(struct conn *c, uint32_t cmd, uint32_t code,
+		    const void *data, size_t len, const void *offs,
+		    size_t offs_len)
+{
+	struct binder_transaction_data tr;
+
+	memset(&tr, 0, sizeof(tr));
+	tr.target.handle = 0;
+	tr.code = code;
+	tr.data_size = len;
+	tr.offsets_size = offs_len;
+	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)data;
+	tr.data.ptr.offsets = (binder_uintptr_t)(uintptr_t)offs;
+	out_cmd(c, cmd);
+	out_put(c, &tr, sizeof(tr));
+}
+
+static void conn_ioctl(struct conn *c, bool read)
+{
+	struct binder_write_read bwr;
+
+	memset(&bwr, 0, sizeof(bwr));
+	bwr.write_buffer = (binder_uintptr_t)(uintptr_t)c->out;
+	bwr.write_size = c->out_len;
+	if (read) {
+		bwr.read_buffer = (binder_uintptr_t)(uintptr_t)c->in.data;
+		bwr.read_size = sizeof(c->in.data);
+	}
+	while (ioctl(c->fd, BINDER_WRITE_READ, &bwr) < 0) {
+		if (errno != EINTR)
+			fail("BINDER_WRITE_READ: %s", strerror(errno));
+	}
+	if (bwr.write_consumed != c->out_len)
+		fail("driver consumed %llu of %zu command bytes",
+		     (unsigned long long)bwr.write_consumed, c->out_len);
+	c->out_len = 0;
+	c->in.len = bwr.read_consumed;
+}
+
+struct br {
+	uint32_t cmd;
+	const void *arg;
+};
+
+static bool br_next(const struct rbuf *in, size_t *pos, struct br *br)
+{
+	const unsigned char *p = (const unsigned char *)in->data;
+	size_t size;
+
+	if (*pos >= in->len)
+		return false;
+	if (in->len - *pos < sizeof(uint32_t))
+		fail("truncated return command");
+	memcpy(&br->cmd, p + *pos, sizeof(br->cmd));
+	size = _IOC_SIZE(br->cmd);
+	if (in->len - *pos - sizeof(uint32_t) < size)
+		fail("truncated return command 0x%x", br->cmd);
+	br->arg = p + *pos + sizeof(uint32_t);
+	*pos += sizeof(uint32_t) + size;
+	return true;
+}
+
+/* Reference counting on the server's nodes: acknowledge, as libbinder does. */
+static bool handle_refs(struct conn *c, const struct br *br)
+{
+	struct binder_ptr_cookie pc;
+
+	switch (br->cmd) {
+	case BR_INCREFS:
+	case BR_ACQUIRE:
+		memcpy(&pc, br->arg, sizeof(pc));
+		out_cmd(c, br->cmd == BR_INCREFS ? BC_INCREFS_DONE :
+						   BC_ACQUIRE_DONE);
+		out_put(c, &pc, sizeof(pc));
+		return true;
+	case BR_RELEASE:
+	case BR_DECREFS:
+	case BR_NOOP:
+	case BR_SPAWN_LOOPER:
+	case BR_TRANSACTION_COMPLETE:
+		return true;
+	}
+	return false;
+}
+
+static int to_client[2];
+
+/* The server: each call asks for N new objects, the reply carries them. */
+static int server(const char *dev)
+{
+	static struct flat_binder_object objs[MAX_BATCH];
+	static binder_size_t offs[MAX_BATCH];
+	struct binder_transaction_data tr;
+	uint64_t next_ptr = 1;
+	bool last = false;
+	struct rbuf in;
+	struct conn *c;
+	struct br br;
+	uint32_t n, i;
+	size_t pos;
+	char ok = 'R';
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		fail("out of memory");
+	conn_open(c, dev);
+	if (ioctl(c->fd, BINDER_SET_CONTEXT_MGR, 0) < 0)
+		fail("BINDER_SET_CONTEXT_MGR: %s", strerror(errno));
+	if (write(to_client[1], &ok, 1) != 1)
+		fail("pipe write failed");
+
+	out_cmd(c, BC_ENTER_LOOPER);
+	while (!last) {
+		conn_ioctl(c, true);
+		in = c->in;
+		for (pos = 0; br_next(&in, &pos, &br);) {
+			if (handle_refs(c, &br))
+				continue;
+			if (br.cmd != BR_TRANSACTION)
+				fail("server got 0x%x", br.cmd);
+			memcpy(&tr, br.arg, sizeof(tr));
+			n = 0;
+			if (tr.data_size >= sizeof(n))
+				memcpy(&n, (const void *)(uintptr_t)tr.data.ptr.buffer,
+				       sizeof(n));
+			if (n > MAX_BATCH)
+				fail("batch of %u", n);
+			last = tr.code == CODE_LAST;
+			for (i = 0; i < n; i++) {
+				memset(&objs[i], 0, sizeof(objs[i]));
+				objs[i].hdr.type = BINDER_TYPE_BINDER;
+				objs[i].binder = next_ptr;
+				objs[i].cookie = next_ptr;
+				next_ptr++;
+				offs[i] = i * sizeof(objs[0]);
+			}
+			out_free(c, tr.data.ptr.buffer);
+			out_txn(c, BC_REPLY, 0, objs, n * sizeof(objs[0]),
+				offs, n * sizeof(offs[0]));
+			/*
+			 * Flush now: the reply must be translated before the
+			 * objects array is reused.
+			 */
+			conn_ioctl(c, false);
+		}
+	}
+	return 0;
+}
+
+/* The client's bookkeeping. */
+struct client {
+	struct conn c;
+	uint32_t refs;
+	uint32_t max_handle;
+	uint32_t last_handle;
+	uint32_t call_min;	/* smallest handle the last call brought */
+	bool large;
+	unsigned long not_increasing;
+};
+
+/* One call that brings @n new references; returns its time in ns. */
+static uint64_t client_call(struct client *cl, uint32_t code, uint32_t n)
+{
+	struct binder_transaction_data tr;
+	struct timespec t0, t1;
+	struct conn *c = &cl->c;
+	struct br br;
+	size_t pos, i;
+	bool done = false;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	out_txn(c, BC_TRANSACTION, code, &n, sizeof(n), NULL, 0);
+	while (!done) {
+		conn_ioctl(c, true);
+		for (pos = 0; br_next(&c->in, &pos, &br);) {
+			if (br.cmd == BR_REPLY) {
+				done = true;
+				break;
+			}
+			if (!handle_refs(c, &br))
+				fail("client got 0x%x", br.cmd);
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+
+	memcpy(&tr, br.arg, sizeof(tr));
+	cl->call_min = UINT32_MAX;
+	if (tr.offsets_size != n * sizeof(binder_size_t))
+		fail("reply has %llu offsets bytes, want %zu",
+		     (unsigned long long)tr.offsets_size,
+		     n * sizeof(binder_size_t));
+	for (i = 0; i < n; i++) {
+		const binder_size_t *off = (const void *)(uintptr_t)
+			tr.data.ptr.offsets;
+		const struct flat_binder_object *obj = (const void *)(uintptr_t)
+			(tr.data.ptr.buffer + off[i]);
+
+		if (obj->hdr.type != BINDER_TYPE_HANDLE)
+			fail("object %zu has type 0x%x", i, obj->hdr.type);
+		if (obj->handle > cl->max_handle)
+			cl->max_handle = obj->handle;
+		if (obj->handle < cl->call_min)
+			cl->call_min = obj->handle;
+		if (obj->handle <= cl->last_handle)
+			cl->not_increasing++;
+		cl->last_handle = obj->handle;
+		/* keep the reference past BC_FREE_BUFFER */
+		out_u32(c, BC_ACQUIRE, obj->handle);
+	}
+	cl->refs += n;
+	out_free(c, tr.data.ptr.buffer);
+	conn_ioctl(c, false);
+	return (t1.tv_sec - t0.tv_sec) * 1000000000ull +
+	       (t1.tv_nsec - t0.tv_nsec);
+}
+
+static int run(const char *dev, bool large, uint32_t nrefs, uint32_t batch,
+	       uint32_t calls)
+{
+	struct timespec f0, f1;
+	uint64_t start = 0, end = 0;
+	uint32_t flags, i, held, max_before;
+	struct client *cl;
+	bool reuse;
+	int status, rc = 0;
+	pid_t pid;
+	char ok;
+
+	if (pipe(to_client))
+		fail("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(to_client[0]);
+		alarm(1200);
+		exit(server(dev));
+	}
+	close(to_client[1]);
+	if (read(to_client[0], &ok, 1) != 1)
+		fail("server did not start");
+	close(to_client[0]);
+
+	cl = calloc(1, sizeof(*cl));
+	if (!cl)
+		fail("out of memory");
+	conn_open(&cl->c, dev);
+	cl->large = large;
+	if (large) {
+		flags = PF_LARGE_HANDLES_;
+		if (ioctl(cl->c.fd, BINDER_SET_PROC_FLAGS_, &flags) < 0) {
+			if (errno != EINVAL)
+				fail("BINDER_SET_PROC_FLAGS: %s", strerror(errno));
+			printf("binder-handles-bench: mode=on unsupported "
+			       "(BINDER_SET_PROC_FLAGS: EINVAL)\n");
+			rc = EXIT_SKIP;
+			goto out;
+		}
+		if (!(flags & PF_LARGE_HANDLES_)) {
+			printf("binder-handles-bench: mode=on unsupported "
+			       "(flags 0x%x)\n", flags);
+			rc = EXIT_SKIP;
+			goto out;
+		}
+	}
+
+	for (i = 0; i < calls; i++)
+		start += client_call(cl, CODE_GIVE, 1);
+	clock_gettime(CLOCK_MONOTONIC, &f0);
+	while (cl->refs + batch <= nrefs)
+		client_call(cl, CODE_GIVE, batch);
+	if (cl->refs < nrefs)
+		client_call(cl, CODE_GIVE, nrefs - cl->refs);
+	clock_gettime(CLOCK_MONOTONIC, &f1);
+	for (i = 0; i < calls; i++)
+		end += client_call(cl, CODE_GIVE, 1);
+
+	held = cl->refs;
+	max_before = cl->max_handle;
+
+	/*
+	 * Drop the references with handles 1..PROBE, then take PROBE new
+	 * ones: off, they reuse the smallest handles; on, they go on above
+	 * the largest.
+	 */
+	for (i = 1; i <= PROBE; i++)
+		out_u32(&cl->c, BC_RELEASE, i);
+	conn_ioctl(&cl->c, false);
+	cl->refs -= PROBE;
+	client_call(cl, CODE_GIVE, PROBE);
+	reuse = cl->call_min == 1;
+
+	printf("binder-handles-bench: mode=%s refs=%u start_us=%.1f "
+	       "end_us=%.1f delta_us=%.1f held=%u max_handle=%u reuse=%s "
+	       "fill_ms=%lld\n",
+	       large ? "on" : "off", nrefs, start / 1e3 / calls,
+	       end / 1e3 / calls, ((double)end - start) / 1e3 / calls,
+	       held, max_before, reuse ? "yes" : "no",
+	       (long long)((f1.tv_sec - f0.tv_sec) * 1000 +
+			   (f1.tv_nsec - f0.tv_nsec) / 1000000));
+
+	/* None freed before the probe: 1..held either way. */
+	if (max_before != held) {
+		printf("FAIL: mode=%s: largest handle %u with %u references\n",
+		       large ? "on" : "off", max_before, held);
+		rc = 1;
+	}
+	if (!large && !reuse) {
+		printf("FAIL: mode=off: freed handles not reused (smallest new %u)\n",
+		       cl->call_min);
+		rc = 1;
+	}
+	if (large && (cl->not_increasing || cl->call_min <= max_before)) {
+		printf("FAIL: mode=on: a handle did not grow (smallest new %u, "
+		       "largest before %u)\n", cl->call_min, max_before);
+		rc = 1;
+	}
+out:
+	client_call(cl, CODE_LAST, 0);
+	if (waitpid(pid, &status, 0) < 0)
+		fail("waitpid: %s", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail("server failed");
+	munmap(cl->c.map, MAP_SIZE);
+	close(cl->c.fd);
+	free(cl);
+	return rc;
+}
+
+/* A private binderfs instance, and devices of our own in it. */
+static char mnt[64];
+static char devpath[128];
+static pid_t mnt_owner;
+
+static void cleanup_mount(void)
+{
+	if (mnt[0] && getpid() == mnt_owner) {
+		umount2(mnt, MNT_DETACH);
+		rmdir(mnt);
+	}
+}
+
+static const char *make_device(const char *name)
+{
+	struct binderfs_device bd;
+	char ctl[96];
+	int fd, n;
+
+	if (!mnt[0]) {
+		snprintf(mnt, sizeof(mnt), "/tmp/binder-handles-bench.XXXXXX");
+		if (!mkdtemp(mnt))
+			fail("mkdtemp: %s", strerror(errno));
+		if (mount("binder", mnt, "binder", 0, NULL) < 0) {
+			int e = errno;
+
+			rmdir(mnt);
+			mnt[0] = '\0';
+			fail("cannot mount binderfs: %s", strerror(e));
+		}
+		mnt_owner = getpid();
+		atexit(cleanup_mount);
+	}
+	n = snprintf(ctl, sizeof(ctl), "%s/binder-control", mnt);
+	if (n < 0 || (size_t)n >= sizeof(ctl))
+		fail("path too long");
+	fd = open(ctl, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		fail("cannot open '%s': %s", ctl, strerror(errno));
+	memset(&bd, 0, sizeof(bd));
+	snprintf(bd.name, sizeof(bd.name), "%s", name);
+	if (ioctl(fd, BINDER_CTL_ADD, &bd) < 0)
+		fail("BINDER_CTL_ADD '%s': %s", name, strerror(errno));
+	close(fd);
+	n = snprintf(devpath, sizeof(devpath), "%s/%s", mnt, bd.name);
+	if (n < 0 || (size_t)n >= sizeof(devpath))
+		fail("path too long");
+	return devpath;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: %s [-r REFS] [-b BATCH] [-m CALLS]\n"
+		"       %s [-d DEVICE] [-r REFS] [-b BATCH] [-m CALLS] on|off\n",
+		progname, progname);
+	exit(2);
+}
+
+static uint32_t number(const char *s, uint32_t min, uint32_t max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || end == s || v < min || v > max)
+		usage();
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t nrefs = 100000, batch = 100, calls = 200;
+	const char *dev = NULL;
+	int opt, rc, rc2;
+
+	while ((opt = getopt(argc, argv, "d:r:b:m:h")) != -1) {
+		switch (opt) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'r':
+			nrefs = number(optarg, 1, 10000000);
+			break;
+		case 'b':
+			batch = number(optarg, 1, MAX_BATCH);
+			break;
+		case 'm':
+			calls = number(optarg, 1, 1000000);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	alarm(1800);
+
+	if (argc == 0) {
+		rc = run(make_device("handles-off"), false, nrefs, batch, calls);
+		rc2 = run(make_device("handles-on"), true, nrefs, batch, calls);
+		return rc ? rc : rc2;
+	}
+	if (argc != 1 || (strcmp(argv[0], "on") && strcmp(argv[0], "off")))
+		usage();
+	if (!dev)
+		dev = make_device("handles-bench");
+	return run(dev, !strcmp(argv[0], "on"), nrefs, batch, calls);
+}
