@@ -16,17 +16,35 @@ export KSERIES SRC_DIR TEST_DIR FIXTURES TRASH
 export LC_ALL=C TZ=UTC
 export GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=author@example.invalid
 export GIT_COMMITTER_NAME="C O Mitter" GIT_COMMITTER_EMAIL=committer@example.invalid
-export GIT_CONFIG_NOSYSTEM=1 HOME=$TRASH/home
-mkdir -p "$HOME"
-
 test_count=0
 test_failed=0
 test_skipped=0
 declare -A test_prereq=()
 
+REAL_HOME=${HOME:-/root}
+export GIT_CONFIG_NOSYSTEM=1 HOME=$TRASH/home
+mkdir -p "$HOME"
+
+
 trap 'rm -rf "$TRASH"' EXIT
 
 kseries() { "$KSERIES" "$@"; }
+
+# TREE: the Linux 7.2.13 base tree is provisioned (kernel/provision-base).
+# The tests use it read-only; kseries' own cache (results, worktrees) is
+# private to each test, under $HOME, unless a test sets KSERIES_CACHE.
+: "${KSERIES_TREE:=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/linux}"
+if git -C "$KSERIES_TREE" rev-parse -q --verify refs/tags/v7.2.13 >/dev/null 2>&1; then
+	test_prereq[TREE]=1
+	export KSERIES_TREE
+else
+	unset KSERIES_TREE
+	SKIP_REASON_TREE="no base tree: run kernel/provision-base"
+fi
+# KERNEL: the heavy kernel stages (builds, KUnit, VM) were asked for.
+if [ "${KSERIES_KERNEL_TESTS:-}" = 1 ]; then
+	test_prereq[KERNEL]=1
+fi
 
 say() { printf '# %s\n' "$*"; }
 

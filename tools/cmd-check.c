@@ -111,7 +111,7 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 	hash_tree(sum, ctx->kernel_dir);
 	hash_tree(sum, ctx->cocci_dir);
 	hash_tree(sum, sdir);
-	if (read_file(versions, 1 << 20, &buf, &len) == 0) {
+	if (is_file(versions) && read_file(versions, 1 << 20, &buf, &len) == 0) {
 		g_checksum_update(sum, (const guchar *)buf, (gssize)len);
 		g_free(buf);
 	}

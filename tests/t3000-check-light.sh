@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+test_description='check: apply, format, checkpatch, feedback on seeded defects'
+. "$(dirname "$0")/lib.sh"
+
+SKIP_REASON=${SKIP_REASON_TREE:-}
+
+# mkpatch OUT SUBJECT SOB SED: a patch mail that edits binder_alloc.c of
+# v7.2.13 with the sed script, signed off when SOB is "yes".
+mkpatch() {
+	out=$1 subject=$2 sob=$3 script=$4
+	git -C "$KSERIES_TREE" show v7.2.13:drivers/android/binder_alloc.c >old.c
+	sed "$script" old.c >new.c
+	{
+		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
+		echo "From: A U Thor <author@example.invalid>"
+		echo "Date: Mon, 30 Nov 2026 10:00:00 +0000"
+		echo "Subject: $subject"
+		echo
+		echo "A change to binder_alloc.c for the check tests."
+		echo
+		[ "$sob" = yes ] && echo "Signed-off-by: A U Thor <author@example.invalid>"
+		echo "---"
+		diff -u --label a/drivers/android/binder_alloc.c \
+			--label b/drivers/android/binder_alloc.c old.c new.c
+		echo "-- "
+		echo "2.39.5"
+	} >"$out" || test $? = 1
+}
+
+mkseries() {
+	mkdir -p "store/series/$1/v$2" &&
+	printf '[series]\n\ttitle = t\n\tbase = v7.2.13\n\tprefix = PATCH\n' \
+		>"store/series/$1/series.conf"
+}
+
+test_expect_success TREE 'a clean one-patch series passes apply, format, checkpatch' '
+	mkseries good 1 &&
+	mkpatch store/series/good/v1/0001-binder-comment.patch \
+		"[PATCH] binder: explain the lru lock" yes \
+		"s|^static struct page \*binder_page_lookup|/* Looks up the page installed at addr. */\n&|" &&
+	cd store &&
+	kseries check good --stage apply --stage format --stage checkpatch >out &&
+	grep "good  *v1  apply  *pass" out &&
+	grep "good  *v1  format  *pass" out &&
+	grep "good  *v1  checkpatch pass" out
+'
+
+test_expect_success TREE 'a checkpatch error fails the checkpatch stage with that finding' '
+	mkseries cp 1 &&
+	mkpatch store/series/cp/v1/0001-x.patch "[PATCH] binder: x" yes \
+		"s|^static struct page \*binder_page_lookup|int  bad_global_with_trailing_space = 0 ;  \n&|" &&
+	cd store &&
+	test_expect_code 1 kseries check cp --stage checkpatch >out &&
+	grep "cp  *v1  checkpatch fail" out &&
+	kseries check cp --stage checkpatch --json >json || test $? = 1 &&
+	grep "\"message\": \"TRAILING_WHITESPACE: trailing whitespace\"" json
+'
+
+test_expect_success TREE 'a patch without Signed-off-by fails the format stage' '
+	mkseries nosob 1 &&
+	mkpatch store/series/nosob/v1/0001-x.patch "[PATCH] binder: x" no \
+		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
+	cd store &&
+	test_expect_code 1 kseries check nosob --stage format >out &&
+	grep "nosob  *v1  format  *fail" out &&
+	grep "no Signed-off-by" out
+'
+
+test_expect_success TREE 'a v2 without a changelog fails the format stage' '
+	mkseries nolog 2 &&
+	mkpatch store/series/nolog/v2/0001-x.patch "[PATCH v2] binder: x" yes \
+		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
+	cd store &&
+	test_expect_code 1 kseries check nolog --stage format >out &&
+	grep "v2+ without a changelog" out
+'
+
+test_expect_success TREE 'a Fixes: tag in the wrong form is an error' '
+	mkseries fixes 1 &&
+	mkpatch store/series/fixes/v1/0001-x.patch "[PATCH] binder: x" yes \
+		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
+	sed -i "s/^Signed-off-by/Fixes: 1234 (binder: bad)\nSigned-off-by/" \
+		store/series/fixes/v1/0001-x.patch &&
+	cd store &&
+	test_expect_code 1 kseries check fixes --stage format >out &&
+	grep "Fixes: tag not in the form" out
+'
+
+test_expect_success TREE 'a patch that does not apply fails apply and stops' '
+	mkseries noapply 1 &&
+	mkpatch store/series/noapply/v1/0001-x.patch "[PATCH] binder: x" yes \
+		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
+	sed -i "s/^ static struct page \*binder_page_lookup/ static struct page *no_such_context_line/" \
+		store/series/noapply/v1/0001-x.patch &&
+	cd store &&
+	test_expect_code 1 kseries check noapply >out &&
+	grep "noapply  *v1  apply  *fail .*patch 1 of 1 does not apply" out &&
+	! grep checkpatch out
+'
+
+test_expect_success TREE 'an unchanged version is served from the cache' '
+	cp -r store/series/good store/series/good2 &&
+	cd store &&
+	kseries check good2 --stage format --stage checkpatch >first &&
+	! grep cached first &&
+	kseries check good2 --stage format --stage checkpatch >second &&
+	grep "format  *pass .*(cached)" second &&
+	grep "checkpatch pass .*(cached)" second &&
+	kseries status >st &&
+	grep "^good2  *v1 .*checkpatch:pass" st
+'
+
+test_expect_success TREE 'KCIDB output names the checkout and the stages' '
+	cd store &&
+	kseries check good --stage format --stage checkpatch --kcidb k.json >/dev/null &&
+	python3 -c "
+import json,sys
+k=json.load(open(\"k.json\"))
+assert k[\"version\"]=={\"major\":5,\"minor\":3}, k[\"version\"]
+assert k[\"checkouts\"][0][\"id\"]==\"kseries:good-v1\"
+paths=sorted(t[\"path\"] for t in k[\"tests\"])
+assert paths==[\"checkpatch\",\"format\"], paths
+"
+'
+
+test_expect_success 'a version whose patches are not here is skipped, with the reason' '
+	mkdir -p store2/series && cd store2 &&
+	kseries import handles "$SRC_DIR/tests/t0001/seed-004-binder-large-handles-v1.mbox" >/dev/null &&
+	kseries check handles >out &&
+	grep "handles  *v1  apply  *skip .*no patches in the store" out
+'
+
+test_expect_success 'usage errors' '
+	mkdir -p store3/series && cd store3 &&
+	test_expect_code 129 kseries check &&
+	test_expect_code 129 kseries check --all x &&
+	test_expect_code 128 kseries check --stage nosuch --all
+'
+
+test_done
