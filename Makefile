@@ -41,6 +41,7 @@ LIB_OBJS =
 LIB_OBJS += tools/anchor.o
 LIB_OBJS += tools/apply.o
 LIB_OBJS += tools/check.o
+LIB_OBJS += tools/feedback.o
 LIB_OBJS += tools/mail.o
 LIB_OBJS += tools/patch.o
 LIB_OBJS += tools/review.o
@@ -54,6 +55,7 @@ LIB_OBJS += tools/util.o
 BUILTIN_OBJS =
 BUILTIN_OBJS += tools/cmd-check.o
 BUILTIN_OBJS += tools/cmd-diff.o
+BUILTIN_OBJS += tools/cmd-feedback.o
 BUILTIN_OBJS += tools/cmd-import.o
 BUILTIN_OBJS += tools/cmd-list.o
 BUILTIN_OBJS += tools/cmd-review.o
@@ -101,13 +103,44 @@ bench: all
 	@set -e; for b in $(sort $(wildcard tests/bench/*.sh)); do \
 		echo "== $$b"; bash $$b; done
 
+# libFuzzer harnesses (tests/fuzz/fuzz-*.c) over the library, built by
+# clang with ASan; `make fuzz` runs each for FUZZ_SECONDS on a corpus
+# seeded from the test fixtures; crashes land in tests/fuzz/crash-*.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS = -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer-no-link,address,undefined \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS)) -Itools
+FUZZERS = $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_OBJS = $(patsubst tools/%.o,tests/fuzz/obj/%.o,$(LIB_OBJS))
+
+tests/fuzz/obj/%.o: tools/%.c
+	@mkdir -p tests/fuzz/obj
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
+
+tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_OBJS)
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(FUZZ_OBJS) $(LIBS)
+
+fuzz: $(FUZZERS)
+	@set -e; for f in $(FUZZERS); do \
+		n=$${f##*/}; c=tests/fuzz/corpus-$${n#fuzz-}; \
+		mkdir -p $$c; \
+		cp -n tests/t0*/*.mbox tests/t0*/*.patch $$c/ 2>/dev/null || :; \
+		cp -n tests/t1*/*.mbox $$c/ 2>/dev/null || :; \
+		echo "== $$n ($(FUZZ_SECONDS) s)"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+			-artifact_prefix=tests/fuzz/crash-$${n#fuzz-}- \
+			-print_final_stats=1 $$c 2>&1 | tail -n 12; \
+	done
+
 format:
 	clang-format -i tools/*.c tools/*.h tests/unit/*.c
 
 clean:
 	$(RM) $(PROGRAM) tools/*.o tools/*.d tools/lib.a tests/unit/*.o \
-		tests/unit/*.d $(UNIT_TESTS)
+		tests/unit/*.d $(UNIT_TESTS) $(FUZZERS)
+	$(RM) -r tests/fuzz/obj
 
-.PHONY: all check check-kernel test bench format clean
+.PHONY: all check check-kernel test bench fuzz format clean
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)

@@ -27,6 +27,7 @@ static const struct cmd {
 } cmds[] = {
 	{ "check", cmd_check, NEED_STORE, "check versions: apply, checkpatch, build, ..." },
 	{ "diff", cmd_diff, NEED_STORE, "range-diff of two versions" },
+	{ "feedback", cmd_feedback, NEED_STORE, "review feedback: ingest, list, resolve" },
 	{ "import", cmd_import, NEED_STORE, "import a posted version from an mbox" },
 	{ "list", cmd_list, NEED_STORE, "one line per series" },
 	{ "review", cmd_review, 0, "review extract MBOX --json: comments, trailers" },

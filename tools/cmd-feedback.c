@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kseries feedback - review feedback tracked across versions.
+ *
+ *   kseries feedback ingest SERIES MBOX
+ *   kseries feedback SERIES[@vN] [--json]
+ *   kseries feedback resolve ID --status addressed|open|outdated|wontfix
+ *                    [--note TEXT]
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "feedback.h"
+#include "series.h"
+#include "util.h"
+#include "banned.h"
+
+static const char feedback_usage[] =
+	"kseries feedback SERIES[@vN] [--json]\n"
+	"       kseries feedback ingest SERIES MBOX\n"
+	"       kseries feedback resolve ID --status addressed|open|outdated|wontfix [--note TEXT]";
+
+static int ingest(int argc, const char **argv)
+{
+	struct series s;
+	unsigned written, kept;
+	int ret;
+
+	if (argc != 3)
+		usage(feedback_usage);
+	if (!safe_component(argv[1]))
+		die("bad series name '%s'", argv[1]);
+	if (!is_file(argv[2]))
+		die("cannot read '%s'", argv[2]);
+	if (series_load(argv[1], &s) < 0)
+		return EXIT_FATAL;
+	ret = feedback_ingest(&s, argv[2], &written, &kept);
+	if (!ret)
+		printf("%s: %u feedback record(s) written, %u unchanged\n",
+		       s.name, written, kept);
+	series_release(&s);
+	return ret ? EXIT_FINDINGS : 0;
+}
+
+static int resolve(int argc, const char **argv)
+{
+	const char *id = NULL, *status = NULL, *note = NULL;
+	char *name, *path, *buf, *text;
+	size_t len;
+	struct feedback_item *it;
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--status") && i + 1 < argc)
+			status = argv[++i];
+		else if (starts_with(argv[i], "--status="))
+			status = argv[i] + 9;
+		else if (!strcmp(argv[i], "--note") && i + 1 < argc)
+			note = argv[++i];
+		else if (starts_with(argv[i], "--note="))
+			note = argv[i] + 7;
+		else if (argv[i][0] == '-' || id)
+			usage(feedback_usage);
+		else
+			id = argv[i];
+	}
+	if (!id || !status)
+		usage(feedback_usage);
+	if (feedback_status_parse(status) < 0 || !strcmp(status, "unknown")) {
+		error("unknown status '%s'", status);
+		usage(feedback_usage);
+	}
+	if (feedback_find(id, &name, &path) < 0)
+		return EXIT_FINDINGS;
+	if (read_file(path, 16u << 20, &buf, &len) < 0 ||
+	    feedback_parse(buf, len, &it) < 0) {
+		if (buf)
+			g_free(buf);
+		g_free(name);
+		g_free(path);
+		die("cannot parse the record '%s'", id);
+	}
+	g_free(buf);
+	g_free(it->status);
+	it->status = g_strdup(status);
+	if (note) {
+		g_free(it->note);
+		it->note = g_strdup(note);
+	}
+	text = feedback_format(it);
+	ret = write_file_atomic(path, text, strlen(text));
+	if (!ret)
+		printf("%s %s: %s\n", name, id, status);
+	g_free(text);
+	feedback_item_free(it);
+	g_free(name);
+	g_free(path);
+	return ret ? EXIT_FATAL : 0;
+}
+
+static void first_line(const char *text, GString *out)
+{
+	const char *nl = strchr(text, '\n');
+	size_t n = nl ? (size_t)(nl - text) : strlen(text);
+
+	if (n > 72)
+		n = 72;
+	g_string_append_len(out, text, (gssize)n);
+}
+
+static int show(int argc, const char **argv)
+{
+	const char *spec = NULL;
+	bool json = false;
+	char *name;
+	int version, ret = 0;
+	struct series s;
+	GPtrArray *items;
+	struct feedback_ctx *ctx;
+	json_t *arr = NULL;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (argv[i][0] == '-' || spec)
+			usage(feedback_usage);
+		else
+			spec = argv[i];
+	}
+	if (!spec)
+		usage(feedback_usage);
+	if (series_parse_spec(spec, &name, &version) < 0)
+		return EXIT_USAGE;
+	if (series_load(name, &s) < 0) {
+		g_free(name);
+		return EXIT_FATAL;
+	}
+	g_free(name);
+	if (!version)
+		version = series_latest_version(&s);
+	items = g_ptr_array_new_with_free_func((GDestroyNotify)feedback_item_free);
+	if (feedback_load(&s, items) < 0)
+		ret = EXIT_FINDINGS;
+	ctx = feedback_ctx_new(&s);
+	if (json)
+		arr = json_array();
+	for (guint i = 0; i < items->len; i++) {
+		const struct feedback_item *it = items->pdata[i];
+		enum feedback_status st;
+		int paired;
+		GString *line;
+
+		if (it->version > version)
+			continue;
+		st = feedback_status_at(ctx, it, version, &paired);
+		if (json) {
+			json_array_append_new(arr, feedback_item_json(it, st, version,
+								      paired));
+			continue;
+		}
+		line = g_string_new(NULL);
+		g_string_append_printf(line, "%s %-9s%s v%d ", it->id,
+				       feedback_status_name(st),
+				       it->status ? "*" : " ", it->version);
+		if (it->patch_index >= 0)
+			g_string_append_printf(line, "[%d] ", it->patch_index);
+		if (it->file)
+			g_string_append_printf(line, "%s:%d%s ", it->file, it->line,
+					       it->side == 'o' ? " (old)" : "");
+		g_string_append_printf(line, "%s: ", it->from ? it->from : "?");
+		if (it->trailer)
+			g_string_append(line, it->trailer);
+		else
+			first_line(it->text ? it->text : "", line);
+		for (char *p = line->str; *p; p++)
+			if ((unsigned char)*p < 0x20)
+				*p = ' ';
+		puts(line->str);
+		g_string_free(line, TRUE);
+	}
+	if (json) {
+		char *out = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+		if (out)
+			puts(out);
+		free(out);
+		json_decref(arr);
+	}
+	feedback_ctx_free(ctx);
+	g_ptr_array_unref(items);
+	series_release(&s);
+	return ret;
+}
+
+int cmd_feedback(int argc, const char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		usage(feedback_usage);
+	if (!strcmp(argv[1], "ingest"))
+		return ingest(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "resolve"))
+		return resolve(argc - 1, argv + 1);
+	return show(argc - 1, argv + 1);
+}
