@@ -1,0 +1,1443 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * format.c - a version as mail-ready files, written by git format-patch.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "feedback.h"
+#include "format.h"
+#include "mail.h"
+#include "recipients.h"
+#include "run.h"
+#include "series.h"
+#include "subject.h"
+#include "util.h"
+#include "banned.h"
+
+#define DEFAULT_BASE "v7.2.13"
+
+static int cmp_str(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void format_opts_init(struct format_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cover = -1;
+	o->thread = true;
+	o->recipients = true;
+	o->trailers = true;
+}
+
+static void format_file_free(struct format_file *ff)
+{
+	if (!ff)
+		return;
+	g_free(ff->name);
+	g_string_free(ff->text, TRUE);
+	g_free(ff);
+}
+
+void formatted_init(struct formatted *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->commits = g_ptr_array_new_with_free_func(g_free);
+	f->files = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)format_file_free);
+	f->to = g_ptr_array_new_with_free_func(g_free);
+	f->cc = g_ptr_array_new_with_free_func(g_free);
+	f->added = g_ptr_array_new_with_free_func(g_free);
+	f->notes = g_ptr_array_new_with_free_func(g_free);
+}
+
+void formatted_release(struct formatted *f)
+{
+	g_free(f->base);
+	g_free(f->in_reply_to);
+	g_free(f->change_id);
+	if (f->commits)
+		g_ptr_array_unref(f->commits);
+	if (f->files)
+		g_ptr_array_unref(f->files);
+	if (f->to)
+		g_ptr_array_unref(f->to);
+	if (f->cc)
+		g_ptr_array_unref(f->cc);
+	if (f->added)
+		g_ptr_array_unref(f->added);
+	if (f->notes)
+		g_ptr_array_unref(f->notes);
+	memset(f, 0, sizeof(*f));
+}
+
+const char *format_bad_subject(const char *subject)
+{
+	if (!subject)
+		return NULL;
+	if (strstr(subject, "$("))
+		return "$(";
+	if (strchr(subject, '`'))
+		return "`";
+	if (strchr(subject, ';'))
+		return ";";
+	return NULL;
+}
+
+/* The deepest existing ancestor of path, resolved; new string. */
+static char *resolve_existing(const char *path)
+{
+	char *p = g_canonicalize_filename(path, NULL);
+	char *rest = g_strdup("");
+
+	for (;;) {
+		char buf[PATH_MAX];
+
+		if (realpath(p, buf)) {
+			char *r = g_build_filename(buf, rest, NULL);
+
+			g_free(p);
+			g_free(rest);
+			return r;
+		}
+		if (!strcmp(p, "/")) {
+			g_free(rest);
+			return p;
+		}
+		{
+			char *base = g_path_get_basename(p);
+			char *up = g_path_get_dirname(p);
+			char *nrest = g_build_filename(base, rest, NULL);
+
+			g_free(base);
+			g_free(rest);
+			g_free(p);
+			rest = nrest;
+			p = up;
+		}
+	}
+}
+
+static bool path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
+bool format_dir_in_store(const char *dir)
+{
+	const char *top = store_top();
+	char *series, *rs, *rd;
+	bool in;
+
+	if (!top)
+		return false;
+	series = g_build_filename(top, "series", NULL);
+	rs = resolve_existing(series);
+	rd = resolve_existing(dir);
+	in = path_within(rd, rs);
+	g_free(series);
+	g_free(rs);
+	g_free(rd);
+	return in;
+}
+
+/* Trailers ------------------------------------------------------------ */
+
+static bool is_blank(const char *l)
+{
+	while (*l == ' ' || *l == '\t' || *l == '\r')
+		l++;
+	return !*l;
+}
+
+static bool is_trailer_line(const char *l)
+{
+	const char *p = l;
+
+	while (isalnum((unsigned char)*p) || *p == '-')
+		p++;
+	return p > l && p[0] == ':' && (p[1] == ' ' || p[1] == '\t' || !p[1]);
+}
+
+/*
+ * Whether the paragraph lines[from..to) is a trailer block: every line a
+ * trailer or a continuation, or (git's rule, trailer.c) at least a
+ * quarter of them trailers with a Signed-off-by among them.
+ */
+static bool is_trailer_block(char **lines, int from, int to)
+{
+	int trailers = 0, others = 0;
+	bool sob = false;
+
+	for (int i = from; i < to; i++) {
+		if (is_trailer_line(lines[i])) {
+			trailers++;
+			if (!g_ascii_strncasecmp(lines[i], "Signed-off-by:", 14))
+				sob = true;
+		} else if (lines[i][0] == ' ' || lines[i][0] == '\t') {
+			if (i == from)
+				others++;
+		} else {
+			others++;
+		}
+	}
+	if (!trailers)
+		return false;
+	return !others || (sob && trailers * 3 >= others);
+}
+
+/* "key: value" folded for comparison: key and value lower case, trimmed. */
+static char *trailer_key(const char *t)
+{
+	const char *colon = strchr(t, ':');
+	char *k, *v, *r;
+
+	if (!colon)
+		return g_ascii_strdown(t, -1);
+	k = g_ascii_strdown(t, colon - t);
+	v = g_utf8_strdown(colon + 1, -1);
+	g_strstrip(k);
+	g_strstrip(v);
+	r = g_strdup_printf("%s: %s", k, v);
+	g_free(k);
+	g_free(v);
+	return r;
+}
+
+static bool trailer_in(GPtrArray *list, const char *t)
+{
+	char *k = trailer_key(t);
+	bool found = false;
+
+	for (guint i = 0; !found && i < list->len; i++) {
+		char *o = trailer_key(list->pdata[i]);
+
+		found = !strcmp(o, k);
+		g_free(o);
+	}
+	g_free(k);
+	return found;
+}
+
+char *format_add_trailers(const char *msg, const GPtrArray *trailers,
+			  const char *identity, unsigned *added)
+{
+	char **lines = g_strsplit(msg, "\n", -1);
+	int n = (int)g_strv_length(lines), end, start;
+	GPtrArray *have = g_ptr_array_new_with_free_func(g_free);
+	char *own = g_strdup_printf("Signed-off-by: %s",
+				    identity ? identity : FORMAT_IDENTITY);
+	bool has_own = false;
+	GString *out = g_string_new(NULL);
+	unsigned count = 0;
+
+	/* drop trailing blank lines */
+	end = n;
+	while (end > 0 && is_blank(lines[end - 1]))
+		end--;
+	start = end;
+	while (start > 0 && *lines[start - 1])
+		start--;
+	/* the first paragraph is the subject, never trailers */
+	if (start == 0 || !is_trailer_block(lines, start, end))
+		start = end;
+
+	for (int i = start; i < end; i++) {
+		if ((lines[i][0] == ' ' || lines[i][0] == '\t') && have->len) {
+			char *prev = have->pdata[have->len - 1];
+
+			have->pdata[have->len - 1] =
+				g_strdup_printf("%s\n%s", prev, lines[i]);
+			g_free(prev);
+		} else {
+			g_ptr_array_add(have, g_strdup(lines[i]));
+		}
+	}
+	/* own sign-off moves to the bottom (b4: fix_trailers) */
+	for (guint i = 0; i < have->len; i++) {
+		char *k = trailer_key(have->pdata[i]), *ok = trailer_key(own);
+
+		if (!strcmp(k, ok)) {
+			has_own = true;
+			g_ptr_array_remove_index(have, i--);
+		}
+		g_free(k);
+		g_free(ok);
+	}
+	for (guint i = 0; trailers && i < trailers->len; i++) {
+		const char *t = trailers->pdata[i];
+		char *k = trailer_key(t), *ok = trailer_key(own);
+		bool is_own = !strcmp(k, ok);
+
+		g_free(k);
+		g_free(ok);
+		if (is_own) {
+			if (!has_own)
+				count++;
+			has_own = true;
+			continue;
+		}
+		if (trailer_in(have, t))
+			continue;
+		g_ptr_array_add(have, g_strdup(t));
+		count++;
+	}
+	if (has_own)
+		g_ptr_array_add(have, g_strdup(own));
+
+	for (int i = 0; i < start; i++) {
+		g_string_append(out, lines[i]);
+		g_string_append_c(out, '\n');
+	}
+	/* message, blank line, trailers: as git interpret-trailers */
+	while (out->len >= 2 && out->str[out->len - 1] == '\n' &&
+	       out->str[out->len - 2] == '\n')
+		g_string_truncate(out, out->len - 1);
+	if (have->len && out->len)
+		g_string_append_c(out, '\n');
+	for (guint i = 0; i < have->len; i++) {
+		g_string_append(out, have->pdata[i]);
+		g_string_append_c(out, '\n');
+	}
+	if (added)
+		*added = count;
+	g_ptr_array_unref(have);
+	g_free(own);
+	g_strfreev(lines);
+	return g_string_free(out, FALSE);
+}
+
+/* Mail text pieces ---------------------------------------------------- */
+
+/* Offset of the body (past the blank line after the headers). */
+static size_t body_offset(const char *mail, size_t len)
+{
+	const char *p = memmem_str(mail, len, "\n\n");
+
+	return p ? (size_t)(p - mail) + 2 : len;
+}
+
+static bool is_diffstat_line(const char *l)
+{
+	static GRegex *stat, *sum;
+
+	if (!stat) {
+		stat = g_regex_new("^ \\S.* \\| +([0-9]+|Bin)", 0, 0, NULL);
+		sum = g_regex_new("^ [0-9]+ files? changed", 0, 0, NULL);
+	}
+	return g_regex_match(stat, l, 0, NULL) ||
+	       g_regex_match(sum, l, 0, NULL);
+}
+
+char *format_patch_notes(const char *mail, size_t len)
+{
+	size_t off = body_offset(mail, len);
+	char *body = g_strndup(mail + off, len - off);
+	char **lines = g_strsplit(body, "\n", -1);
+	GString *notes = NULL;
+	int i = 0;
+
+	for (; lines[i]; i++) {
+		if (!strcmp(lines[i], "---"))
+			break;
+		if (starts_with(lines[i], "diff --git "))
+			goto out;
+	}
+	if (!lines[i])
+		goto out;
+	notes = g_string_new(NULL);
+	for (i++; lines[i]; i++) {
+		if (!strcmp(lines[i], "---") || is_diffstat_line(lines[i]) ||
+		    starts_with(lines[i], "diff --git "))
+			break;
+		g_string_append(notes, lines[i]);
+		g_string_append_c(notes, '\n');
+	}
+	g_strstrip(notes->str);
+	notes->len = strlen(notes->str);
+	if (!notes->len) {
+		g_string_free(notes, TRUE);
+		notes = NULL;
+	}
+out:
+	g_strfreev(lines);
+	g_free(body);
+	return notes ? g_string_free(notes, FALSE) : NULL;
+}
+
+char *format_cover_blurb(const char *body, size_t len)
+{
+	GRegex *shortlog = g_regex_new("^\\S.* \\([0-9]+\\):$", 0, 0, NULL);
+	char *text = g_strndup(body, len);
+	char **lines = g_strsplit(text, "\n", -1);
+	GString *b = g_string_new(NULL);
+	int end = (int)g_strv_length(lines);
+
+	for (int i = 0; lines[i]; i++) {
+		if (g_regex_match(shortlog, lines[i], 0, NULL) && lines[i + 1] &&
+		    starts_with(lines[i + 1], "  ")) {
+			end = i;
+			break;
+		}
+		if (!strcmp(lines[i], "-- ")) {
+			end = i;
+			break;
+		}
+	}
+	/* b4 puts "---" between the cover text and the shortlog */
+	while (end > 0 && (!*lines[end - 1] || !strcmp(lines[end - 1], "---")))
+		end--;
+	for (int i = 0; i < end; i++) {
+		g_string_append(b, lines[i]);
+		g_string_append_c(b, '\n');
+	}
+	g_strstrip(b->str);
+	b->len = strlen(b->str);
+	if (!strcmp(b->str, "*** BLURB HERE ***"))
+		g_string_truncate(b, 0);
+	g_strfreev(lines);
+	g_free(text);
+	g_regex_unref(shortlog);
+	return g_string_free(b, FALSE);
+}
+
+char *format_add_prev_link(const char *text, int version, const char *url)
+{
+	char *hdr = g_strdup_printf("Changes in v%d:", version);
+	char *link = g_strdup_printf("- Link to v%d: %s", version - 1, url);
+	char *mark = g_strdup_printf("Link to v%d:", version - 1);
+	char **lines = g_strsplit(text ? text : "", "\n", -1);
+	GString *out = g_string_new(NULL);
+	int at = -1, i;
+
+	if ((text && strstr(text, mark)) || !url || version < 2) {
+		g_string_append(out, text ? text : "");
+		goto out;
+	}
+	for (i = 0; lines[i]; i++) {
+		if (!strcmp(g_strchomp(lines[i]), hdr)) {
+			at = i + 1;
+			while (lines[at] && *lines[at] && strcmp(lines[at], "---"))
+				at++;
+			break;
+		}
+	}
+	if (at < 0) {
+		g_string_append(out, text ? text : "");
+		g_strchomp(out->str);
+		out->len = strlen(out->str);
+		if (out->len)
+			g_string_append(out, "\n\n");
+		g_string_append_printf(out, "%s\n%s\n", hdr, link);
+		goto out;
+	}
+	for (i = 0; lines[i]; i++) {
+		if (i == at)
+			g_string_append_printf(out, "%s\n", link);
+		g_string_append(out, lines[i]);
+		if (lines[i + 1])
+			g_string_append_c(out, '\n');
+	}
+	if (i == at)
+		g_string_append_printf(out, "\n%s", link);
+out:
+	g_strfreev(lines);
+	g_free(hdr);
+	g_free(link);
+	g_free(mark);
+	return g_string_free(out, FALSE);
+}
+
+/* Feedback records ---------------------------------------------------- */
+
+void fb_item_free(struct fb_item *it)
+{
+	if (!it)
+		return;
+	g_free(it->id);
+	g_free(it->patch_title);
+	g_free(it->kind);
+	g_free(it->status);
+	g_free(it->author);
+	g_free(it->message_id);
+	g_free(it->file);
+	g_free(it->trailer);
+	g_free(it->scope);
+	g_free(it->text);
+	g_free(it);
+}
+
+static char *strip_brackets(const char *s)
+{
+	char *r = g_strdup(s);
+
+	g_strstrip(r);
+	if (r[0] == '<' && r[strlen(r) - 1] == '>') {
+		char *t = g_strndup(r + 1, strlen(r) - 2);
+
+		g_free(r);
+		r = t;
+	}
+	return r;
+}
+
+int format_load_feedback(struct series *s, int version, GPtrArray *items)
+{
+	GPtrArray *fb = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)feedback_item_free);
+	struct feedback_ctx *ctx;
+
+	if (feedback_load(s, fb) < 0) {
+		g_ptr_array_unref(fb);
+		return -1;
+	}
+	ctx = feedback_ctx_new(s);
+	for (guint i = 0; i < fb->len; i++) {
+		const struct feedback_item *f = fb->pdata[i];
+		struct fb_item *it;
+		enum feedback_status st;
+		int paired = -1;
+
+		if (f->version > version)
+			continue;
+		st = feedback_status_at(ctx, f, version, &paired);
+		it = g_new0(struct fb_item, 1);
+		it->id = g_strdup(f->id);
+		it->version = f->version;
+		it->patch = f->version == version ? f->patch_index : paired;
+		if (it->patch < 0)
+			it->patch = -1;
+		if (f->patch_subject) {
+			struct subject sj;
+
+			subject_parse(f->patch_subject, &sj);
+			it->patch_title = g_strdup(sj.title);
+			subject_release(&sj);
+		}
+		it->kind = g_strdup(f->kind ? f->kind : "comment");
+		it->status = g_strdup(feedback_status_name(st));
+		it->author = g_strdup(f->from);
+		it->message_id = f->message_id ? strip_brackets(f->message_id) :
+						 NULL;
+		it->file = g_strdup(f->file);
+		it->line = f->line;
+		it->trailer = g_strdup(f->trailer);
+		it->scope = g_strdup(f->scope);
+		it->text = g_strdup(f->text ? f->text : "");
+		g_ptr_array_add(items, it);
+	}
+	feedback_ctx_free(ctx);
+	g_ptr_array_unref(fb);
+	return 0;
+}
+
+static bool fb_addressed(const struct fb_item *it)
+{
+	return it->status && (starts_with(it->status, "addressed") ||
+			      starts_with(it->status, "resolved") ||
+			      starts_with(it->status, "fixed") ||
+			      starts_with(it->status, "done"));
+}
+
+static char *person_name(const char *author)
+{
+	const char *lt;
+	char *n;
+
+	if (!author || !*author)
+		return g_strdup("a reviewer");
+	lt = strchr(author, '<');
+	n = lt ? g_strndup(author, lt - author) : g_strdup(author);
+	g_strstrip(n);
+	if (n[0] == '"' && strlen(n) > 1 && n[strlen(n) - 1] == '"') {
+		char *t = g_strndup(n + 1, strlen(n) - 2);
+
+		g_free(n);
+		n = t;
+	}
+	if (!*n) {
+		g_free(n);
+		n = g_strdup(author);
+	}
+	return n;
+}
+
+/* The first line of a comment, cut at a word boundary near 64 columns. */
+static char *first_words(const char *text)
+{
+	const char *nl = strchr(text, '\n');
+	char *l = nl ? g_strndup(text, nl - text) : g_strdup(text);
+
+	g_strstrip(l);
+	if (g_utf8_strlen(l, -1) > 64) {
+		char *cut = g_utf8_substring(l, 0, 64);
+		char *sp = strrchr(cut, ' ');
+
+		if (sp && sp > cut + 20)
+			*sp = 0;
+		g_free(l);
+		l = g_strdup_printf("%s...", cut);
+		g_free(cut);
+	}
+	return l;
+}
+
+char *format_draft_changes(const GPtrArray *items, int version,
+			   const char *prev_url)
+{
+	GString *s = g_string_new(NULL);
+	bool any = false;
+
+	g_string_append_printf(s, "Changes in v%d:\n", version);
+	for (guint i = 0; items && i < items->len; i++) {
+		const struct fb_item *it = items->pdata[i];
+		char *who, *what;
+
+		if (strcmp(it->kind, "comment") || it->version != version - 1 ||
+		    !fb_addressed(it))
+			continue;
+		who = person_name(it->author);
+		what = first_words(it->text ? it->text : "");
+		g_string_append(s, "- ");
+		if (it->patch)
+			g_string_append_printf(s, "%d: ", it->patch);
+		if (it->file)
+			g_string_append_printf(s, "%s: ", it->file);
+		g_string_append_printf(s, "address %s's comment \"%s\"\n", who,
+				       what);
+		if (it->message_id)
+			g_string_append_printf(s, "  %s%s\n", LORE_URL,
+					       it->message_id);
+		g_free(who);
+		g_free(what);
+		any = true;
+	}
+	for (guint i = 0; items && i < items->len; i++) {
+		const struct fb_item *it = items->pdata[i];
+		char *who;
+
+		if (strcmp(it->kind, "trailer") || !it->trailer ||
+		    it->version != version - 1)
+			continue;
+		who = person_name(strchr(it->trailer, ':') ?
+				  strchr(it->trailer, ':') + 1 : it->trailer);
+		{
+			const char *colon = strchr(it->trailer, ':');
+			char *kind = colon ? g_strndup(it->trailer,
+						       colon - it->trailer) :
+					     g_strdup(it->trailer);
+
+			g_string_append(s, "- ");
+			if (it->patch)
+				g_string_append_printf(s, "%d: ", it->patch);
+			g_string_append_printf(s, "collect %s from %s\n", kind,
+					       who);
+			g_free(kind);
+		}
+		if (it->message_id)
+			g_string_append_printf(s, "  %s%s\n", LORE_URL,
+					       it->message_id);
+		g_free(who);
+		any = true;
+	}
+	if (prev_url) {
+		g_string_append_printf(s, "- Link to v%d: %s\n", version - 1,
+				       prev_url);
+		any = true;
+	}
+	if (!any) {
+		g_string_free(s, TRUE);
+		return NULL;
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* Formatting a version ------------------------------------------------ */
+
+struct patch_in {
+	char *path;
+	char *subject;		/* as in the file */
+	char *title;		/* without the tag */
+	char *notes;		/* below "---", or NULL */
+	GPtrArray *trailers;	/* char *, to add */
+};
+
+static void patch_in_free(struct patch_in *p)
+{
+	g_free(p->path);
+	g_free(p->subject);
+	g_free(p->title);
+	g_free(p->notes);
+	g_ptr_array_unref(p->trailers);
+	g_free(p);
+}
+
+static struct patch_in *patch_in_read(const char *path)
+{
+	struct patch_in *p;
+	GPtrArray *mails;
+	char *buf;
+	size_t len;
+
+	if (read_file(path, MAIL_MAX_FILE, &buf, &len) < 0)
+		return NULL;
+	mails = mail_array_new();
+	if (mail_parse_mbox(buf, len, path, mails) < 0 || !mails->len) {
+		if (!mails->len)
+			error("no mail in '%s'", path);
+		g_ptr_array_unref(mails);
+		g_free(buf);
+		return NULL;
+	}
+	p = g_new0(struct patch_in, 1);
+	p->path = g_strdup(path);
+	p->subject = g_strdup(((struct mail *)mails->pdata[0])->subject);
+	{
+		struct subject sj;
+
+		subject_parse(p->subject, &sj);
+		p->title = g_strdup(sj.title);
+		subject_release(&sj);
+	}
+	p->notes = format_patch_notes(buf, len);
+	p->trailers = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_unref(mails);
+	g_free(buf);
+	return p;
+}
+
+static char *lore_url(const char *msgid)
+{
+	char *id = strip_brackets(msgid);
+	char *url = g_strdup_printf("%s%s", LORE_URL, id);
+
+	g_free(id);
+	return url;
+}
+
+/*
+ * Which trailers from review go to which patch of this version (b4
+ * trailers -u): those given on this version or an earlier one, on the
+ * patch they pair with here (feedback.h; by title when unpaired), those
+ * given to the cover or for the series to every patch. Nacked-by is never
+ * applied, nor a trailer whose patch is gone.
+ */
+static void collect_trailers(int version, GPtrArray *items,
+			     GPtrArray *patches, struct formatted *f)
+{
+	for (guint i = 0; i < items->len; i++) {
+		struct fb_item *it = items->pdata[i];
+		int target = it->patch;
+
+		if (strcmp(it->kind, "trailer") || !it->trailer ||
+		    it->version > version || it->version < 1)
+			continue;
+		if (!g_ascii_strncasecmp(it->trailer, "Nacked-by:", 10)) {
+			g_ptr_array_add(f->notes,
+					g_strdup_printf("not applied: %s (v%d)",
+							it->trailer,
+							it->version));
+			continue;
+		}
+		if (it->status && starts_with(it->status, "outdated")) {
+			g_ptr_array_add(f->notes, g_strdup_printf(
+				"not applied: %s (v%d): its patch is gone",
+				it->trailer, it->version));
+			continue;
+		}
+		if (it->scope && !strcmp(it->scope, "series"))
+			target = 0;
+		if (target < 0 && it->patch_title) {
+			for (guint k = 0; k < patches->len; k++) {
+				struct patch_in *p = patches->pdata[k];
+
+				if (!g_ascii_strcasecmp(p->title,
+							it->patch_title))
+					target = (int)k + 1;
+			}
+		}
+		/* "[PATCH]" has no index: a one-patch series */
+		if (patches->len == 1 && target != 0)
+			target = 1;
+		if (target < 0 || target > (int)patches->len) {
+			g_ptr_array_add(f->notes, g_strdup_printf(
+				"not applied: %s (v%d): no such patch in v%d",
+				it->trailer, it->version, version));
+			continue;
+		}
+		for (guint k = 0; k < patches->len; k++) {
+			struct patch_in *p = patches->pdata[k];
+
+			if (target && (int)k + 1 != target)
+				continue;
+			if (!trailer_in(p->trailers, it->trailer))
+				g_ptr_array_add(p->trailers,
+						g_strdup(it->trailer));
+		}
+	}
+}
+
+static int git_out(const char *repo, const char *const *env,
+		   const char *const *argv, const char *in, size_t in_len,
+		   char **out)
+{
+	struct run_opts o = { .dir = repo, .env = env, .in = in,
+			      .in_len = in_len, .capture_out = true,
+			      .capture_err = true };
+	struct run_result r;
+	int ret;
+
+	if (run_argv(argv, &o, &r) < 0)
+		return -1;
+	ret = r.status ? -1 : 0;
+	if (ret) {
+		g_strchomp(r.err->str);
+		error("%s %s failed: %s", argv[0], argv[1], r.err->str);
+	} else if (out) {
+		*out = g_string_free(r.out, FALSE);
+		r.out = NULL;
+	}
+	run_result_release(&r);
+	return ret;
+}
+
+/* "Name <email> 1234 +0100" → name, email, "@1234 +0100". */
+static bool split_ident(const char *l, char **name, char **email,
+			char **date)
+{
+	const char *lt = strchr(l, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+
+	if (!lt || !gt)
+		return false;
+	*name = g_strndup(l, lt - l);
+	g_strstrip(*name);
+	*email = g_strndup(lt + 1, gt - lt - 1);
+	*date = g_strdup_printf("@%s", g_strstrip(g_strdup(gt + 1)));
+	return true;
+}
+
+/*
+ * Re-commits commit with message msg onto parent, keeping its tree,
+ * author and committer; *out is the new id.
+ */
+static int recommit(const char *repo, const char *commit, const char *parent,
+		    const char *(*msg_fn)(void *, const char *), void *data,
+		    char **out)
+{
+	const char *argv[] = { "git", "cat-file", "commit", commit, NULL };
+	char *raw = NULL, *tree = NULL, *an = NULL, *ae = NULL, *ad = NULL;
+	char *cn = NULL, *ce = NULL, *cd = NULL;
+	const char *msg;
+	int ret = -1;
+
+	if (git_out(repo, NULL, argv, NULL, 0, &raw) < 0)
+		return -1;
+	msg = strstr(raw, "\n\n");
+	msg = msg ? msg + 2 : "";
+	{
+		char *head = g_strndup(raw, msg - raw);
+		char **lines = g_strsplit(head, "\n", -1);
+
+		for (char **l = lines; *l; l++) {
+			if (starts_with(*l, "tree "))
+				tree = g_strdup(*l + 5);
+			else if (starts_with(*l, "author "))
+				split_ident(*l + 7, &an, &ae, &ad);
+			else if (starts_with(*l, "committer "))
+				split_ident(*l + 10, &cn, &ce, &cd);
+		}
+		g_strfreev(lines);
+		g_free(head);
+	}
+	if (!tree || !an || !cn) {
+		error("cannot read commit %s", commit);
+		goto out;
+	}
+	{
+		char *e[6];
+		const char *env[7];
+		const char *ct[] = { "git", "commit-tree", tree, "-p", parent,
+				     NULL };
+		const char *newmsg = msg_fn(data, msg);
+
+		e[0] = g_strdup_printf("GIT_AUTHOR_NAME=%s", an);
+		e[1] = g_strdup_printf("GIT_AUTHOR_EMAIL=%s", ae);
+		e[2] = g_strdup_printf("GIT_AUTHOR_DATE=%s", ad);
+		e[3] = g_strdup_printf("GIT_COMMITTER_NAME=%s", cn);
+		e[4] = g_strdup_printf("GIT_COMMITTER_EMAIL=%s", ce);
+		e[5] = g_strdup_printf("GIT_COMMITTER_DATE=%s", cd);
+		for (int i = 0; i < 6; i++)
+			env[i] = e[i];
+		env[6] = NULL;
+		ret = git_out(repo, env, ct, newmsg, strlen(newmsg), out);
+		if (ret == 0)
+			g_strchomp(*out);
+		for (int i = 0; i < 6; i++)
+			g_free(e[i]);
+	}
+out:
+	g_free(raw);
+	g_free(tree);
+	g_free(an);
+	g_free(ae);
+	g_free(ad);
+	g_free(cn);
+	g_free(ce);
+	g_free(cd);
+	return ret;
+}
+
+struct trailer_ctx {
+	const struct patch_in *p;
+	const char *identity;
+	char *msg;
+	unsigned added;
+};
+
+static const char *trailer_msg(void *data, const char *msg)
+{
+	struct trailer_ctx *c = data;
+
+	c->msg = format_add_trailers(msg, c->p->trailers, c->identity,
+				     &c->added);
+	return c->msg;
+}
+
+/* Inserts ins after the first line of text (from off) equal to line. */
+static bool insert_after_line(GString *text, size_t off, const char *line,
+			      const char *ins)
+{
+	size_t n = strlen(line);
+	const char *p = text->str + off;
+
+	for (;;) {
+		const char *nl;
+
+		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n])) {
+			size_t at = (size_t)(p - text->str) + n +
+				    (p[n] == '\n' ? 1 : 0);
+
+			g_string_insert(text, (gssize)at, ins);
+			return true;
+		}
+		nl = strchr(p, '\n');
+		if (!nl)
+			return false;
+		p = nl + 1;
+	}
+}
+
+static void add_change_id(GString *text, const char *change_id)
+{
+	const char *b = strstr(text->str, "\nbase-commit: ");
+	char *line;
+
+	if (!b || !change_id || strstr(text->str, "\nchange-id: "))
+		return;
+	b = strchr(b + 1, '\n');
+	if (!b)
+		return;
+	line = g_strdup_printf("change-id: %s\n", change_id);
+	g_string_insert(text, (gssize)(b - text->str) + 1, line);
+	g_free(line);
+}
+
+static void add_notes(GString *text, const char *notes)
+{
+	char *ins;
+
+	if (!notes || !*notes)
+		return;
+	ins = g_strdup_printf("%s\n---\n", notes);
+	insert_after_line(text, body_offset(text->str, text->len), "---", ins);
+	g_free(ins);
+}
+
+static GPtrArray *read_dir_sorted(const char *dir)
+{
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return names;
+	while ((de = readdir(d)))
+		if (g_str_has_suffix(de->d_name, ".patch"))
+			g_ptr_array_add(names, g_strdup(de->d_name));
+	closedir(d);
+	return names;
+}
+
+static bool version_exists(const struct series *s, int version)
+{
+	GArray *vs = series_versions(s);
+	bool found = false;
+
+	for (guint i = 0; i < vs->len; i++)
+		if (g_array_index(vs, int, i) == version)
+			found = true;
+	g_array_unref(vs);
+	return found;
+}
+
+int format_version(struct series *s, int version,
+		   const struct format_opts *o, struct formatted *f)
+{
+	GPtrArray *files = NULL, *patches = NULL, *items = NULL;
+	const char *repo = o->repo ? o->repo : kernel_tree();
+	const char *base = series_get(s, "series.base");
+	const char *identity = o->identity ? o->identity : FORMAT_IDENTITY;
+	char *vdir = NULL, *cover_path = NULL, *title = NULL, *blurb = NULL;
+	char *prev_url = NULL, *tmp = NULL, *branch = NULL, *desc = NULL;
+	char *tip = NULL;
+	struct applied a;
+	int ret = -1;
+
+	applied_init(&a);
+	f->version = version;
+	f->change_id = g_strdup(series_get(s, "series.change-id"));
+	if (!base)
+		base = DEFAULT_BASE;
+	if (version < 1 || !version_exists(s, version)) {
+		error("no version v%d of '%s'", version, s->name);
+		goto out;
+	}
+	files = series_patch_files(s, version, false);
+	if (!files->len) {
+		error("v%d of '%s' has no patches", version, s->name);
+		goto out;
+	}
+
+	/* the patches as stored: subjects, notes below "---" */
+	patches = g_ptr_array_new_with_free_func((GDestroyNotify)patch_in_free);
+	for (guint i = 0; i < files->len; i++) {
+		struct patch_in *p = patch_in_read(files->pdata[i]);
+		const char *bad;
+
+		if (!p)
+			goto out;
+		g_ptr_array_add(patches, p);
+		bad = format_bad_subject(p->subject);
+		if (bad) {
+			char *b = g_path_get_basename(p->path);
+
+			error("subject of '%s' holds '%s': refusing to format it",
+			      b, bad);
+			g_free(b);
+			goto out;
+		}
+	}
+	vdir = series_version_dir(s, version);
+	cover_path = g_build_filename(vdir, "0000-cover-letter.patch", NULL);
+	if (is_file(cover_path)) {
+		struct patch_in *c = patch_in_read(cover_path);
+		char *buf;
+		size_t len;
+
+		if (!c)
+			goto out;
+		title = g_strdup(c->title);
+		patch_in_free(c);
+		if (read_file(cover_path, MAIL_MAX_FILE, &buf, &len) < 0)
+			goto out;
+		{
+			GPtrArray *m = mail_array_new();
+
+			if (mail_parse_mbox(buf, len, cover_path, m) == 0 &&
+			    m->len) {
+				struct mail *cm = m->pdata[0];
+
+				blurb = format_cover_blurb(cm->body,
+							   cm->body_len);
+			}
+			g_ptr_array_unref(m);
+		}
+		g_free(buf);
+	}
+	if (!title || !*title || !strcmp(title, "*** SUBJECT HERE ***")) {
+		g_free(title);
+		title = g_strdup(series_get(s, "series.title"));
+	}
+	if (!title && patches->len == 1)
+		title = g_strdup(((struct patch_in *)patches->pdata[0])->title);
+	if (format_bad_subject(title)) {
+		error("title of '%s' holds '%s': refusing to format it",
+		      s->name, format_bad_subject(title));
+		goto out;
+	}
+	f->cover = o->cover == 1 || (o->cover == -1 && patches->len > 1);
+	if (f->cover && (!title || !*title)) {
+		error("'%s' has no title for its cover letter (series.title)",
+		      s->name);
+		goto out;
+	}
+
+	if (!repo) {
+		error("no base tree: provision %s/linux or set KSERIES_TREE",
+		      cache_dir());
+		goto out;
+	}
+	if (apply_series(repo, base, files, false, &a) < 0)
+		goto out;
+	f->base = g_strdup(a.base);
+
+	/* review: trailers for each patch */
+	items = g_ptr_array_new_with_free_func((GDestroyNotify)fb_item_free);
+	if (format_load_feedback(s, version, items) < 0)
+		goto out;
+	if (o->trailers)
+		collect_trailers(version, items, patches, f);
+	{
+		char *parent = g_strdup(a.base);
+		bool changed = false;
+
+		for (guint i = 0; i < a.commits->len; i++) {
+			struct patch_in *p = patches->pdata[i];
+			struct trailer_ctx c = { .p = p, .identity = identity };
+			char *nc = NULL;
+
+			if (!p->trailers->len && !changed) {
+				g_ptr_array_add(f->commits,
+						g_strdup(a.commits->pdata[i]));
+				g_free(parent);
+				parent = g_strdup(a.commits->pdata[i]);
+				continue;
+			}
+			if (recommit(repo, a.commits->pdata[i], parent,
+				     trailer_msg, &c, &nc) < 0) {
+				g_free(c.msg);
+				g_free(parent);
+				goto out;
+			}
+			for (guint k = 0; k < p->trailers->len; k++)
+				g_ptr_array_add(f->added,
+					g_strdup_printf("%u: %s", i + 1,
+						(char *)p->trailers->pdata[k]));
+			g_free(c.msg);
+			changed = true;
+			g_ptr_array_add(f->commits, g_strdup(nc));
+			g_free(parent);
+			parent = nc;
+		}
+		tip = parent;
+	}
+
+	/* recipients */
+	if (o->recipients) {
+		struct recipients r;
+
+		recipients_init(&r);
+		if (recipients_collect(s, files, repo, &r) < 0) {
+			recipients_release(&r);
+			goto out;
+		}
+		for (guint i = 0; i < r.to->len; i++)
+			g_ptr_array_add(f->to, g_strdup(r.to->pdata[i]));
+		for (guint i = 0; i < r.cc->len; i++)
+			g_ptr_array_add(f->cc, g_strdup(r.cc->pdata[i]));
+		for (guint i = 0; i < r.notes->len; i++)
+			g_ptr_array_add(f->notes, g_strdup(r.notes->pdata[i]));
+		recipients_release(&r);
+	}
+
+	/* threading under the previous posting */
+	if (o->in_reply_to && *o->in_reply_to) {
+		f->in_reply_to = strip_brackets(o->in_reply_to);
+	} else if (version > 1) {
+		char key[64];
+		const char *id;
+
+		snprintf(key, sizeof(key), "version.%d.message-id", version - 1);
+		id = series_get(s, key);
+		if (id)
+			f->in_reply_to = strip_brackets(id);
+	}
+	if (version > 1) {
+		char key[64];
+		const char *link;
+
+		snprintf(key, sizeof(key), "version.%d.link", version - 1);
+		link = series_get(s, key);
+		if (link && starts_with(link, "http"))
+			prev_url = g_strdup(link);
+		else if (f->in_reply_to)
+			prev_url = lore_url(f->in_reply_to);
+	}
+
+	/* the changelog: the cover's blurb, or below the one patch's "---" */
+	{
+		struct patch_in *p1 = patches->pdata[0];
+		char **where = f->cover ? &blurb : &p1->notes;
+		char *changes_hdr = g_strdup_printf("Changes in v%d:", version);
+
+		if (!f->cover && blurb && *blurb && !p1->notes) {
+			/* a one-patch series with a stored cover */
+			p1->notes = blurb;
+			blurb = NULL;
+		}
+		if (version > 1 && !(*where && strstr(*where, changes_hdr))) {
+			char *draft = format_draft_changes(items, version,
+							   prev_url);
+
+			if (draft) {
+				char *n;
+
+				g_strchomp(draft);
+				if (*where && **where)
+					n = g_strdup_printf("%s\n\n%s%s", *where,
+							    f->cover ? "---\n" : "",
+							    draft);
+				else
+					n = g_strdup(draft);
+				g_free(*where);
+				*where = n;
+				g_free(draft);
+			}
+		} else if (version > 1 && prev_url) {
+			char *n = format_add_prev_link(*where, version,
+						       prev_url);
+
+			g_free(*where);
+			*where = n;
+		}
+		g_free(changes_hdr);
+	}
+
+	/* git format-patch */
+	tmp = g_dir_make_tmp("kseries-format-XXXXXX", NULL);
+	if (!tmp) {
+		error_errno("cannot create a temporary directory");
+		goto out;
+	}
+	{
+		GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+		GPtrArray *env = g_ptr_array_new_with_free_func(g_free);
+		char *range;
+		int nconf = 0;
+
+		if (f->cover) {
+			static unsigned seq;
+
+			branch = g_strdup_printf("kseries-format/%d-%u",
+						 (int)getpid(), seq++);
+			{
+				const char *ur[] = { "git", "update-ref",
+						     "--no-deref", NULL, tip,
+						     "", NULL };
+				char *ref = g_strdup_printf("refs/heads/%s",
+							    branch);
+
+				ur[3] = ref;
+				ur[5] = NULL;
+				if (git_out(repo, NULL, ur, NULL, 0, NULL) < 0) {
+					g_free(ref);
+					g_free(branch);
+					branch = NULL;
+					g_ptr_array_unref(argv);
+					g_ptr_array_unref(env);
+					goto out;
+				}
+				g_free(ref);
+			}
+			desc = g_strdup_printf("%s\n\n%s\n", title,
+					       blurb && *blurb ? blurb : "");
+			g_ptr_array_add(env, g_strdup_printf(
+				"GIT_CONFIG_KEY_%d=branch.%s.description",
+				nconf, branch));
+			g_ptr_array_add(env, g_strdup_printf(
+				"GIT_CONFIG_VALUE_%d=%s", nconf, desc));
+			nconf++;
+		}
+		/* a/ b/ prefixes whatever the user's diff config says */
+		g_ptr_array_add(env, g_strdup_printf(
+			"GIT_CONFIG_KEY_%d=diff.noprefix", nconf));
+		g_ptr_array_add(env, g_strdup_printf(
+			"GIT_CONFIG_VALUE_%d=false", nconf));
+		nconf++;
+		g_ptr_array_add(env, g_strdup_printf("GIT_CONFIG_COUNT=%d",
+						     nconf));
+		g_ptr_array_add(env, NULL);
+
+		g_ptr_array_add(argv, g_strdup("git"));
+		g_ptr_array_add(argv, g_strdup("format-patch"));
+		g_ptr_array_add(argv, g_strdup("--quiet"));
+		g_ptr_array_add(argv, g_strdup("--no-attach"));
+		g_ptr_array_add(argv, g_strdup(f->cover ? "--cover-letter" :
+						       "--no-cover-letter"));
+		if (f->cover)
+			g_ptr_array_add(argv, g_strdup(
+				"--cover-from-description=subject"));
+		{
+			const char *prefix = series_get(s, "series.prefix");
+
+			if (!prefix || !*prefix)
+				prefix = "PATCH";
+			if (version > 1)
+				g_ptr_array_add(argv, g_strdup_printf(
+					"--subject-prefix=%s v%d", prefix,
+					version));
+			else
+				g_ptr_array_add(argv, g_strdup_printf(
+					"--subject-prefix=%s", prefix));
+		}
+		g_ptr_array_add(argv, g_strdup_printf("--base=%s", a.base));
+		if (o->thread) {
+			g_ptr_array_add(argv, g_strdup("--thread=shallow"));
+			if (f->in_reply_to)
+				g_ptr_array_add(argv, g_strdup_printf(
+					"--in-reply-to=<%s>", f->in_reply_to));
+		} else {
+			g_ptr_array_add(argv, g_strdup("--no-thread"));
+		}
+		for (guint i = 0; i < f->to->len; i++)
+			g_ptr_array_add(argv, g_strdup_printf("--to=%s",
+						(char *)f->to->pdata[i]));
+		for (guint i = 0; i < f->cc->len; i++)
+			g_ptr_array_add(argv, g_strdup_printf("--cc=%s",
+						(char *)f->cc->pdata[i]));
+		g_ptr_array_add(argv, g_strdup("-o"));
+		g_ptr_array_add(argv, g_strdup(tmp));
+		range = g_strdup_printf("%s..%s", a.base,
+					branch ? branch : tip);
+		g_ptr_array_add(argv, range);
+		g_ptr_array_add(argv, NULL);
+		ret = git_out(repo, (const char *const *)env->pdata,
+			      (const char *const *)argv->pdata, NULL, 0, NULL);
+		g_ptr_array_unref(argv);
+		g_ptr_array_unref(env);
+		if (ret < 0)
+			goto out;
+		ret = -1;
+	}
+
+	/* read back, and add what git does not write */
+	{
+		GPtrArray *names = read_dir_sorted(tmp);
+		guint k = 0;
+
+		g_ptr_array_sort(names, cmp_str);
+		for (guint i = 0; i < names->len; i++) {
+			struct format_file *ff = g_new0(struct format_file, 1);
+			char *path = g_build_filename(tmp, names->pdata[i], NULL);
+			char *buf;
+			size_t len;
+
+			if (read_file(path, MAIL_MAX_FILE, &buf, &len) < 0) {
+				g_free(path);
+				g_free(ff);
+				g_ptr_array_unref(names);
+				goto out;
+			}
+			g_free(path);
+			ff->name = g_strdup(names->pdata[i]);
+			ff->text = g_string_new_len(buf, (gssize)len);
+			g_free(buf);
+			if (starts_with(ff->name, "0000-")) {
+				add_change_id(ff->text, f->change_id);
+			} else {
+				if (k < patches->len)
+					add_notes(ff->text, ((struct patch_in *)
+						patches->pdata[k])->notes);
+				k++;
+				if (!f->cover)
+					add_change_id(ff->text, f->change_id);
+			}
+			g_ptr_array_add(f->files, ff);
+		}
+		g_ptr_array_unref(names);
+		if (k != patches->len) {
+			error("git format-patch wrote %u patches, want %u", k,
+			      patches->len);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	if (branch) {
+		char *ref = g_strdup_printf("refs/heads/%s", branch);
+		const char *argv[] = { "git", "update-ref", "-d", ref, NULL };
+
+		git_out(repo, NULL, argv, NULL, 0, NULL);
+		g_free(ref);
+	}
+	if (tmp) {
+		remove_tree(tmp);
+		g_free(tmp);
+	}
+	applied_release(&a);
+	if (files)
+		g_ptr_array_unref(files);
+	if (patches)
+		g_ptr_array_unref(patches);
+	if (items)
+		g_ptr_array_unref(items);
+	g_free(vdir);
+	g_free(cover_path);
+	g_free(title);
+	g_free(blurb);
+	g_free(prev_url);
+	g_free(branch);
+	g_free(desc);
+	g_free(tip);
+	return ret;
+}
+
+int format_spec(const char *spec, const struct format_opts *o,
+		struct series *s, int *version, struct formatted *f)
+{
+	char *name;
+	int v;
+
+	if (series_parse_spec(spec, &name, &v) < 0)
+		return -1;
+	if (series_load(name, s) < 0) {
+		g_free(name);
+		return -1;
+	}
+	g_free(name);
+	if (!v)
+		v = series_latest_version(s);
+	if (v < 1) {
+		error("'%s' has no versions", s->name);
+		series_release(s);
+		return -1;
+	}
+	*version = v;
+	if (format_version(s, v, o, f) < 0) {
+		series_release(s);
+		return -1;
+	}
+	return 0;
+}
+
+int formatted_write(const struct formatted *f, const char *dir)
+{
+	if (format_dir_in_store(dir))
+		return error("'%s' is inside the series store: write the mails elsewhere",
+			     dir);
+	if (mkdir_p(dir) < 0)
+		return error_errno("cannot create '%s'", dir);
+	for (guint i = 0; i < f->files->len; i++) {
+		const struct format_file *ff = f->files->pdata[i];
+		char *p;
+		int r;
+
+		if (!safe_component(ff->name))
+			return error("unsafe file name '%s'", ff->name);
+		p = g_build_filename(dir, ff->name, NULL);
+		r = write_file_atomic(p, ff->text->str, ff->text->len);
+		g_free(p);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}

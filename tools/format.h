@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KSERIES_FORMAT_H
+#define KSERIES_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <glib.h>
+
+#include "series.h"
+
+/*
+ * Mail formatting (DESIGN.md §6). A version is applied onto its base as
+ * commits (apply.h); the trailers collected in review are added to each
+ * commit message the way `b4 trailers -u` adds them; then `git
+ * format-patch --cover-letter --cover-from-description=subject --base
+ * --thread [--in-reply-to] --to --cc` writes the mails. What git does not
+ * write is added afterwards, and only that: the "change-id:" line under
+ * "base-commit:" (b4's form), and the text below "---" of each patch
+ * (per-patch changelogs: git am drops them, so they are carried over from
+ * the stored patch files, or drafted).
+ *
+ * The cover letter's subject and blurb reach git as a branch description
+ * (through GIT_CONFIG_COUNT, nothing is written to the repository's
+ * config): its first paragraph is the subject, the rest the blurb. The
+ * blurb is the stored cover's (vN/0000-cover-letter.patch) when there is
+ * one; "Changes in vN:" is drafted from the feedback addressed since
+ * v(N-1) when the blurb has none, and ends with "- Link to v(N-1): ..."
+ * as b4 writes it. A series of one patch gets no cover letter (as b4
+ * sends it): its changelog goes below the patch's "---".
+ */
+
+/* Who signs the versions we write (HACKING.md, Identity). */
+#define FORMAT_IDENTITY "Kseries Developers <dev@kseries.invalid>"
+#define LORE_URL "https://lore.kernel.org/r/"
+
+struct format_opts {
+	const char *repo;	/* the base repository; NULL: kernel_tree() */
+	int cover;		/* 1 always, 0 never, -1 when >1 patch */
+	bool thread;		/* --thread (and --in-reply-to) */
+	const char *in_reply_to;	/* override the previous posting */
+	bool recipients;	/* To/Cc from notes and get_maintainer.pl */
+	bool trailers;		/* apply the trailers collected in review */
+	const char *identity;	/* own Signed-off-by; NULL: FORMAT_IDENTITY */
+};
+
+void format_opts_init(struct format_opts *o);
+
+/* One mail file, as git named and wrote it (then completed). */
+struct format_file {
+	char *name;		/* "0001-binder-foo.patch" */
+	GString *text;
+};
+
+struct formatted {
+	char *base;		/* base commit id */
+	GPtrArray *commits;	/* char *, with the trailers applied */
+	GPtrArray *files;	/* struct format_file *, cover first */
+	GPtrArray *to, *cc;	/* char *, "Name <addr>" */
+	GPtrArray *added;	/* char *, "k: Trailer: value" added */
+	GPtrArray *notes;	/* char *, what was left out and why */
+	char *in_reply_to;	/* the msg-id threaded under, or NULL */
+	char *change_id;
+	int version;
+	bool cover;
+};
+
+void formatted_init(struct formatted *f);
+void formatted_release(struct formatted *f);
+
+/*
+ * Formats version of s into f (nothing is written outside a temporary
+ * directory). Returns 0, or -1 with one error printed: the version does
+ * not exist, has no patches, a subject holds shell metacharacters, there
+ * is no base tree, a patch does not apply, git failed.
+ */
+int format_version(struct series *s, int version,
+		   const struct format_opts *o, struct formatted *f);
+
+/*
+ * Loads the series of spec ("NAME" or "NAME@vN"; the latest version when
+ * none is given) into s and formats it into f. On failure (error
+ * printed) s is released. *version gets the version formatted.
+ */
+int format_spec(const char *spec, const struct format_opts *o,
+		struct series *s, int *version, struct formatted *f);
+
+/*
+ * Writes f's files into dir (made when missing), each atomically. Refuses
+ * a dir inside the store's series/ directory. Returns 0 or -1.
+ */
+int formatted_write(const struct formatted *f, const char *dir);
+
+/* True if dir is, or would be created, inside <store>/series/. */
+bool format_dir_in_store(const char *dir);
+
+/*
+ * A subject that must not go out: holds "$(", a backtick or ';' (text
+ * that a careless shell step in someone's mail flow would run). Returns
+ * the offending sequence (static), or NULL when the subject is fine.
+ */
+const char *format_bad_subject(const char *subject);
+
+/*
+ * The pieces below are exposed for tests.
+ *
+ * format_add_trailers(): msg is a commit message; trailers are
+ * "Key: value" lines. As b4 does (LoreMessage.fix_trailers): the
+ * message's trailers keep their order, each new trailer not already
+ * present (same key and value, case-insensitively) is appended after
+ * them, and own ("Signed-off-by: <identity>") moves to the bottom when
+ * present. Returns a new string; *added counts the trailers added.
+ */
+char *format_add_trailers(const char *msg, const GPtrArray *trailers,
+			  const char *identity, unsigned *added);
+
+/*
+ * The text between a patch mail's "---" line and its diffstat (or diff),
+ * trimmed of blank lines at both ends; NULL when there is none. New.
+ */
+char *format_patch_notes(const char *mail, size_t len);
+
+/*
+ * The cover letter's blurb from a stored git format-patch cover: the body
+ * up to the shortlog ("Name (N):") or b4's "---" before it. New string.
+ */
+char *format_cover_blurb(const char *body, size_t len);
+
+/*
+ * Adds "- Link to vP: url" at the end of the "Changes in vN:" list of
+ * text, unless a link to vP is already there. New string.
+ */
+char *format_add_prev_link(const char *text, int version, const char *url);
+
+/*
+ * Feedback, as the formatter reads it: the records of feedback.h, with
+ * their status at the version being formatted (an override wins) and the
+ * patch of that version they map to.
+ */
+struct fb_item {
+	char *id;
+	int version;		/* the version it was given on */
+	int patch;		/* patch index at the formatted version: 0 the
+				 * cover or series, -1 none */
+	char *patch_title;	/* the patch's title, when recorded */
+	char *kind;		/* "comment" or "trailer" */
+	char *status;		/* open, addressed, outdated, wontfix… */
+	char *author;		/* "Name <addr>" */
+	char *message_id;	/* the reply it came in, no brackets */
+	char *file;
+	int line;
+	char *trailer;		/* "Reviewed-by: Name <addr>" */
+	char *scope;		/* trailers: "patch", "series", "other" */
+	char *text;		/* the body */
+};
+
+void fb_item_free(struct fb_item *it);
+
+/* Loads s's feedback given on versions up to version into items. */
+int format_load_feedback(struct series *s, int version, GPtrArray *items);
+
+/*
+ * The "Changes in vN:" draft from items: the comments given on v(N-1)
+ * and addressed since, each with its lore link, the trailers collected,
+ * and "- Link to v(N-1): url" when url is known. New string, or NULL
+ * when there is nothing to say.
+ */
+char *format_draft_changes(const GPtrArray *items, int version,
+			   const char *prev_url);
+
+#endif

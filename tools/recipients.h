@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KSERIES_RECIPIENTS_H
+#define KSERIES_RECIPIENTS_H
+
+#include <stdbool.h>
+#include <glib.h>
+
+#include "series.h"
+
+/*
+ * Who a version is mailed to. In order, each address once (compared
+ * case-insensitively; an address in To is not repeated in Cc):
+ *  1. series.conf's series.to / series.cc;
+ *  2. the notes in <store>/MAINTAINERS-notes/ whose Paths: globs match a
+ *     file the patches touch (their To:/Cc: lines);
+ *  3. `scripts/get_maintainer.pl --no-rolestats --no-git
+ *     --no-git-fallback PATCH…` run in the base tree when it has the
+ *     script: people (entries with a name) go to To, lists (bare
+ *     addresses) to Cc, as b4's --auto-to-cc splits them.
+ */
+struct recipients {
+	GPtrArray *to;		/* char *, "Name <addr>" or "addr" */
+	GPtrArray *cc;
+	GPtrArray *prefixes;	/* Prefix: lines of the matching notes */
+	GPtrArray *trees;	/* Tree: lines of the matching notes */
+	GPtrArray *matched;	/* names of the notes that matched */
+	GPtrArray *notes;	/* char *, what was skipped and why */
+};
+
+void recipients_init(struct recipients *r);
+void recipients_release(struct recipients *r);
+
+/*
+ * Collects the recipients of the patch files (full paths) of a version of
+ * s; tree is the base kernel tree or NULL. Returns 0, or -1 with an error
+ * when a note cannot be read.
+ */
+int recipients_collect(const struct series *s, GPtrArray *files,
+		       const char *tree, struct recipients *r);
+
+/* A MAINTAINERS-notes header block. */
+struct maint_note {
+	char *name;
+	GPtrArray *to, *cc, *lists, *trees, *prefixes, *paths;
+};
+
+/* Parses a note's header block (up to the first blank line). */
+struct maint_note *maint_note_parse(const char *buf, size_t len,
+				    const char *name);
+void maint_note_free(struct maint_note *n);
+
+/* True if path matches one of the note's Paths: globs. */
+bool maint_note_matches(const struct maint_note *n, const char *path);
+
+/* The tree paths a patch mail touches (a/ and b/ sides), added to out. */
+void recipients_touched(const char *mail, size_t len, GPtrArray *out);
+
+/* The lower-cased addr-spec of "Name <addr>" or "addr"; new string. */
+char *recipients_addr(const char *who);
+
+/* Adds who to list unless its address is in list or in also. */
+bool recipients_add(GPtrArray *list, const GPtrArray *also, const char *who);
+
+#endif
