@@ -42,8 +42,10 @@ LIB_OBJS += tools/anchor.o
 LIB_OBJS += tools/apply.o
 LIB_OBJS += tools/check.o
 LIB_OBJS += tools/feedback.o
+LIB_OBJS += tools/format.o
 LIB_OBJS += tools/mail.o
 LIB_OBJS += tools/patch.o
+LIB_OBJS += tools/recipients.o
 LIB_OBJS += tools/review.o
 LIB_OBJS += tools/run.o
 LIB_OBJS += tools/series.o
@@ -56,6 +58,7 @@ BUILTIN_OBJS =
 BUILTIN_OBJS += tools/cmd-check.o
 BUILTIN_OBJS += tools/cmd-diff.o
 BUILTIN_OBJS += tools/cmd-feedback.o
+BUILTIN_OBJS += tools/cmd-format.o
 BUILTIN_OBJS += tools/cmd-import.o
 BUILTIN_OBJS += tools/cmd-list.o
 BUILTIN_OBJS += tools/cmd-review.o
@@ -64,8 +67,13 @@ BUILTIN_OBJS += tools/cmd-show.o
 OBJS = tools/kseries.o $(BUILTIN_OBJS) $(LIB_OBJS)
 
 UNIT_TESTS =
+UNIT_TESTS += tests/unit/t-anchor
 UNIT_TESTS += tests/unit/t-mail
+UNIT_TESTS += tests/unit/t-patch
+UNIT_TESTS += tests/unit/t-review
 UNIT_TESTS += tests/unit/t-subject
+UNIT_TESTS += tests/unit/t-thread
+UNIT_TESTS += tests/unit/t-trailer
 UNIT_TESTS += tests/unit/t-util
 
 all: $(PROGRAM)
@@ -130,7 +138,9 @@ fuzz: $(FUZZERS)
 		echo "== $$n ($(FUZZ_SECONDS) s)"; \
 		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 			-artifact_prefix=tests/fuzz/crash-$${n#fuzz-}- \
-			-print_final_stats=1 $$c 2>&1 | tail -n 12; \
+			-print_final_stats=1 $$c >tests/fuzz/$$n.log 2>&1 || \
+			{ tail -n 40 tests/fuzz/$$n.log; exit 1; }; \
+		tail -n 6 tests/fuzz/$$n.log; \
 	done
 
 format:

@@ -170,6 +170,10 @@ bool anchor_feed(struct anchor_state *st, const char *s, size_t len,
 		return false;	/* a blank line says nothing */
 	}
 	weak = strlen(key) <= 3 || !marker;
+	if (!marker && st->cursor < 0) {
+		g_free(key);
+		return false;	/* no quoted diff line yet: prose */
+	}
 	hits = g_hash_table_lookup(st->index, key);
 	g_free(key);
 	if (!hits)
