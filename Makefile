@@ -55,6 +55,7 @@ LIB_OBJS += tools/trailer.o
 LIB_OBJS += tools/util.o
 
 BUILTIN_OBJS =
+BUILTIN_OBJS += tools/cmd-b4-branch.o
 BUILTIN_OBJS += tools/cmd-check.o
 BUILTIN_OBJS += tools/cmd-diff.o
 BUILTIN_OBJS += tools/cmd-feedback.o
@@ -62,6 +63,7 @@ BUILTIN_OBJS += tools/cmd-format.o
 BUILTIN_OBJS += tools/cmd-import.o
 BUILTIN_OBJS += tools/cmd-list.o
 BUILTIN_OBJS += tools/cmd-review.o
+BUILTIN_OBJS += tools/cmd-send.o
 BUILTIN_OBJS += tools/cmd-show.o
 
 OBJS = tools/kseries.o $(BUILTIN_OBJS) $(LIB_OBJS)

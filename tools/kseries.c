@@ -25,12 +25,15 @@ static const struct cmd {
 	unsigned flags;
 	const char *help;
 } cmds[] = {
+	{ "b4-branch", cmd_b4_branch, NEED_STORE, "a b4 prep branch of a version, for b4 send" },
 	{ "check", cmd_check, NEED_STORE, "check versions: apply, checkpatch, build, ..." },
 	{ "diff", cmd_diff, NEED_STORE, "range-diff of two versions" },
 	{ "feedback", cmd_feedback, NEED_STORE, "review feedback: ingest, list, resolve" },
+	{ "format", cmd_format, NEED_STORE, "mail-ready files of a version (git format-patch)" },
 	{ "import", cmd_import, NEED_STORE, "import a posted version from an mbox" },
 	{ "list", cmd_list, NEED_STORE, "one line per series" },
 	{ "review", cmd_review, 0, "review extract MBOX --json: comments, trailers" },
+	{ "send", cmd_send, NEED_STORE, "mail a version: git send-email, or b4 send" },
 	{ "show", cmd_show, NEED_STORE, "a series or one version of it" },
 	{ "status", cmd_status, NEED_STORE, "the results of the last checks" },
 };

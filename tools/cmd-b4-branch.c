@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kseries b4-branch SERIES[@vN] - a b4 prep branch that `b4 send` sends.
+ *
+ * In a worktree of the base tree (made when missing):
+ *   1. `b4 prep -n NAME -f BASE`: the branch b4/NAME with b4's cover
+ *      commit (b4's default "commit" strategy);
+ *   2. that cover commit's tracking data gets the series' change-id, the
+ *      version as revision and the subject prefixes (git commit --amend,
+ *      before any patch is on top);
+ *   3. `git am` of the mails `kseries format` writes (trailers included);
+ *   4. `b4 prep --edit-cover` with core.editor set (through
+ *      GIT_CONFIG_COUNT, nothing written to any config) to a command that
+ *      copies our cover text into b4's file: title, blurb with "Changes in
+ *      vN:", and To:/Cc: trailers, which b4 turns into recipients.
+ * b4 needs git-filter-repo for step 4 and user.name/user.email.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <jansson.h>
+
+#include "apply.h"
+#include "builtin.h"
+#include "format.h"
+#include "run.h"
+#include "series.h"
+#include "util.h"
+#include "banned.h"
+
+static const char b4_usage[] =
+	"kseries b4-branch SERIES[@vN] [-w DIR] [-n NAME] [--force]";
+
+#define B4_MARKER "--- b4-submit-tracking ---"
+
+static int run_in(const char *dir, const char *const *env,
+		  const char *const *argv, char **out)
+{
+	struct run_opts o = { .dir = dir, .env = env, .capture_out = true,
+			      .capture_err = true, .timeout = 600 };
+	struct run_result r;
+	int ret;
+
+	if (run_argv(argv, &o, &r) < 0)
+		return -1;
+	ret = r.status ? -1 : 0;
+	if (ret) {
+		g_strchomp(r.err->str);
+		g_strchomp(r.out->str);
+		error("%s %s failed: %s%s%s", argv[0], argv[1], r.err->str,
+		      r.err->len && r.out->len ? "\n" : "", r.out->str);
+	} else if (out) {
+		*out = g_string_free(r.out, FALSE);
+		r.out = NULL;
+	}
+	run_result_release(&r);
+	return ret;
+}
+
+/* b4 prefixes: the words of series.prefix other than PATCH. */
+static json_t *b4_prefixes(const char *prefix)
+{
+	json_t *a = json_array();
+	char **w = g_strsplit(prefix ? prefix : "", " ", -1);
+
+	for (char **p = w; *p; p++)
+		if (**p && g_ascii_strcasecmp(*p, "PATCH"))
+			json_array_append_new(a, json_string(*p));
+	g_strfreev(w);
+	return a;
+}
+
+/* Rewrites the tracking data of the cover commit at HEAD. */
+static int set_tracking(const char *wt, const struct formatted *f)
+{
+	const char *show[] = { "git", "log", "-1", "--format=%B", "HEAD",
+			       NULL };
+	char *msg = NULL, *marker, *brace, *dump = NULL;
+	json_t *j = NULL, *series;
+	json_error_t jerr;
+	GString *nm = NULL;
+	int ret = -1;
+
+	if (run_in(wt, NULL, show, &msg) < 0)
+		return -1;
+	marker = strstr(msg, B4_MARKER);
+	brace = marker ? strchr(marker, '{') : NULL;
+	if (!brace) {
+		error("b4's cover commit has no tracking data");
+		goto out;
+	}
+	j = json_loads(brace, JSON_DISABLE_EOF_CHECK, &jerr);
+	series = j ? json_object_get(j, "series") : NULL;
+	if (!json_is_object(series)) {
+		error("cannot read b4's tracking data: %s", jerr.text);
+		goto out;
+	}
+	if (f->change_id)
+		json_object_set_new(series, "change-id",
+				    json_string(f->change_id));
+	json_object_set_new(series, "revision", json_integer(f->version));
+	json_object_set_new(series, "prefixes", b4_prefixes(f->prefix));
+	dump = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	nm = g_string_new_len(msg, marker - msg);
+	g_string_append_printf(nm, "%s\n# This section is used internally by "
+			       "b4 prep for tracking purposes.\n%s\n",
+			       B4_MARKER, dump);
+	{
+		char *path = g_build_filename(wt, ".git-kseries-cover-msg", NULL);
+		const char *amend[] = { "git", "commit", "--amend", "--quiet",
+					"--allow-empty", "--no-verify", "-F",
+					path, NULL };
+
+		if (write_file_atomic(path, nm->str, nm->len) == 0)
+			ret = run_in(wt, NULL, amend, NULL);
+		unlink(path);
+		g_free(path);
+	}
+out:
+	if (j)
+		json_decref(j);
+	free(dump);
+	if (nm)
+		g_string_free(nm, TRUE);
+	g_free(msg);
+	return ret;
+}
+
+static char *cover_text(const struct formatted *f)
+{
+	GString *c = g_string_new(NULL);
+
+	g_string_append_printf(c, "%s\n\n", f->title ? f->title : "");
+	if (f->blurb && *f->blurb)
+		g_string_append_printf(c, "%s\n\n", f->blurb);
+	for (guint i = 0; i < f->to->len; i++)
+		g_string_append_printf(c, "To: %s\n", (char *)f->to->pdata[i]);
+	for (guint i = 0; i < f->cc->len; i++)
+		g_string_append_printf(c, "Cc: %s\n", (char *)f->cc->pdata[i]);
+	return g_string_free(c, FALSE);
+}
+
+int cmd_b4_branch(int argc, const char **argv)
+{
+	const char *spec = NULL, *wt_opt = NULL, *name_opt = NULL;
+	bool force = false;
+	struct format_opts o;
+	struct formatted f;
+	struct series s;
+	char *wt = NULL, *name = NULL, *branch = NULL, *tmp = NULL;
+	const char *repo;
+	int version, ret = EXIT_FINDINGS;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			printf("usage: %s\n", b4_usage);
+			return 0;
+		} else if (!strcmp(a, "-w") || !strcmp(a, "--worktree")) {
+			if (++i >= argc)
+				usage(b4_usage);
+			wt_opt = argv[i];
+		} else if (!strcmp(a, "-n") || !strcmp(a, "--name")) {
+			if (++i >= argc)
+				usage(b4_usage);
+			name_opt = argv[i];
+		} else if (!strcmp(a, "--force")) {
+			force = true;
+		} else if (a[0] == '-' || spec) {
+			usage(b4_usage);
+		} else {
+			spec = a;
+		}
+	}
+	if (!spec)
+		usage(b4_usage);
+	if (!have_program("b4"))
+		die("b4 is not installed");
+	if (name_opt && (!safe_component(name_opt) || strchr(name_opt, ' ')))
+		die("bad branch name '%s'", name_opt);
+	repo = kernel_tree();
+	if (!repo)
+		die("no base tree: provision %s/linux or set KSERIES_TREE",
+		    cache_dir());
+
+	format_opts_init(&o);
+	o.repo = repo;
+	formatted_init(&f);
+	if (format_spec(spec, &o, &s, &version, &f) < 0) {
+		formatted_release(&f);
+		return EXIT_FINDINGS;
+	}
+	name = g_strdup(name_opt ? name_opt : s.name);
+	branch = g_strdup_printf("b4/%s", name);
+	wt = wt_opt ? g_canonicalize_filename(wt_opt, NULL) :
+		      g_strdup_printf("%s/wt/b4-%s", cache_dir(), name);
+
+	/* the worktree, clean and detached at the base */
+	if (!is_dir(wt)) {
+		const char *add[] = { "git", "worktree", "add", "--detach",
+				      "--quiet", wt, f.base, NULL };
+
+		if (run_in(repo, NULL, add, NULL) < 0)
+			goto out;
+	} else {
+		const char *st[] = { "git", "status", "--porcelain",
+				     "--untracked-files=no", NULL };
+		const char *co[] = { "git", "checkout", "--quiet", "--detach",
+				     f.base, NULL };
+		char *status = NULL;
+
+		if (run_in(wt, NULL, st, &status) < 0)
+			goto out;
+		if (*g_strstrip(status)) {
+			g_free(status);
+			error("worktree '%s' has uncommitted changes", wt);
+			goto out;
+		}
+		g_free(status);
+		if (run_in(wt, NULL, co, NULL) < 0)
+			goto out;
+	}
+	{
+		char *ref = g_strdup_printf("refs/heads/%s", branch);
+
+		if (resolve_commit(wt, ref)) {
+			const char *del[] = { "git", "branch", "-D", "--quiet",
+					      branch, NULL };
+
+			if (!force) {
+				error("branch '%s' exists (use --force to replace it)",
+				      branch);
+				g_free(ref);
+				goto out;
+			}
+			if (run_in(wt, NULL, del, NULL) < 0) {
+				g_free(ref);
+				goto out;
+			}
+		}
+		g_free(ref);
+	}
+
+	/* 1. b4's branch and cover commit */
+	{
+		const char *prep[] = { "b4", "--offline-mode", "prep", "-n", name,
+				       "-f", f.base, NULL };
+
+		if (run_in(wt, NULL, prep, NULL) < 0)
+			goto out;
+	}
+	/* 2. change-id, revision, prefixes */
+	if (set_tracking(wt, &f) < 0)
+		goto out;
+	/* 3. the patches, as formatted */
+	tmp = g_dir_make_tmp("kseries-b4-XXXXXX", NULL);
+	if (!tmp || formatted_write(&f, tmp) < 0)
+		goto out;
+	{
+		GPtrArray *am = g_ptr_array_new_with_free_func(g_free);
+		int r;
+
+		g_ptr_array_add(am, g_strdup("git"));
+		g_ptr_array_add(am, g_strdup("am"));
+		g_ptr_array_add(am, g_strdup("--quiet"));
+		g_ptr_array_add(am, g_strdup("--committer-date-is-author-date"));
+		for (guint i = 0; i < f.files->len; i++) {
+			const struct format_file *ff = f.files->pdata[i];
+
+			if (starts_with(ff->name, "0000-"))
+				continue;
+			g_ptr_array_add(am, g_build_filename(tmp, ff->name, NULL));
+		}
+		g_ptr_array_add(am, NULL);
+		r = run_in(wt, NULL, (const char *const *)am->pdata, NULL);
+		g_ptr_array_unref(am);
+		if (r < 0) {
+			const char *abort_am[] = { "git", "am", "--abort", NULL };
+
+			run_in(wt, NULL, abort_am, NULL);
+			goto out;
+		}
+	}
+	/* 4. the cover letter, through a non-interactive editor */
+	{
+		char *cover = cover_text(&f);
+		char *path = g_build_filename(tmp, "cover.txt", NULL);
+		char *qp = g_shell_quote(path);
+		char *editor = g_strdup_printf("GIT_CONFIG_VALUE_0=cp -- %s", qp);
+		const char *env[] = { "GIT_CONFIG_COUNT=1",
+				      "GIT_CONFIG_KEY_0=core.editor", editor,
+				      NULL };
+		const char *edit[] = { "b4", "--offline-mode", "prep",
+				       "--edit-cover", NULL };
+		int r = write_file_atomic(path, cover, strlen(cover));
+
+		if (r == 0)
+			r = run_in(wt, env, edit, NULL);
+		g_free(cover);
+		g_free(path);
+		g_free(qp);
+		g_free(editor);
+		if (r < 0)
+			goto out;
+	}
+	printf("%s\t%s\tv%d\t%s\n", wt, branch, version,
+	       f.change_id ? f.change_id : "");
+	ret = 0;
+out:
+	if (tmp) {
+		remove_tree(tmp);
+		g_free(tmp);
+	}
+	formatted_release(&f);
+	series_release(&s);
+	g_free(wt);
+	g_free(name);
+	g_free(branch);
+	return ret;
+}
