@@ -375,6 +375,32 @@ static char **words_of(const char *l)
 	return g_strsplit_set(l, " \t,.!:;()?", -1);
 }
 
+/* "Comments inline.", "See below." — a pointer to the comments, not one. */
+static const char *const fillers[] = {
+	"comments inline", "comments below", "see inline", "see below",
+	"some comments inline", "some comments below", "a few comments inline",
+	"a few comments below", "a few nits below", "a few nits inline",
+	"some nits below", "some nits inline", "more below", "replies inline",
+	"answers inline", "see my comments below", "see my comments inline",
+	"one comment below", "one comment inline", "minor comments below",
+	"minor comments inline", "inline",
+};
+
+static bool filler_line(const char *s, size_t len)
+{
+	char *l = lower_trim(s, len);
+	size_t n = strlen(l);
+	bool yes = false;
+
+	while (n && (l[n - 1] == '.' || l[n - 1] == ':' || l[n - 1] == '!' ||
+		     l[n - 1] == ','))
+		l[--n] = '\0';
+	for (size_t i = 0; i < G_N_ELEMENTS(fillers) && !yes; i++)
+		yes = !strcmp(l, fillers[i]);
+	g_free(l);
+	return yes;
+}
+
 /* A line that is only thanks, a closing, or the sender's name. */
 static bool closing_line(const char *s, size_t len, const struct mail *m,
 			 bool allow_thanks)
@@ -544,6 +570,7 @@ static void flush_run(struct segmenter *sg, struct rline *lines, guint a,
 			continue;
 		}
 		if (pointer_line(l->s, l->len) || snip_mark(l->s, l->len) ||
+		    filler_line(l->s, l->len) ||
 		    (attribution(l->s, l->len) && attribution_start(l->s, l->len)))
 			continue;
 		g_array_append_val(keep, i);
