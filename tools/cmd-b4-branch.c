@@ -243,7 +243,18 @@ int cmd_b4_branch(int argc, const char **argv)
 		g_free(ref);
 	}
 
-	/* 1. b4's branch and cover commit */
+	/* 1. b4's branch and cover commit; b4 wants the fork point on the
+	 * current branch, so a branch of ours at the base goes first */
+	{
+		char *start = g_strdup_printf("kseries/b4-base-%s", name);
+		const char *co[] = { "git", "checkout", "--quiet", "-B", start,
+				     f.base, NULL };
+		int r = run_in(wt, NULL, co, NULL);
+
+		g_free(start);
+		if (r < 0)
+			goto out;
+	}
 	{
 		const char *prep[] = { "b4", "--offline-mode", "prep", "-n", name,
 				       "-f", f.base, NULL };

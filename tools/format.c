@@ -63,6 +63,9 @@ void formatted_release(struct formatted *f)
 	g_free(f->base);
 	g_free(f->in_reply_to);
 	g_free(f->change_id);
+	g_free(f->title);
+	g_free(f->blurb);
+	g_free(f->prefix);
 	if (f->commits)
 		g_ptr_array_unref(f->commits);
 	if (f->files)
@@ -626,7 +629,9 @@ char *format_draft_changes(const GPtrArray *items, int version,
 		char *who;
 
 		if (strcmp(it->kind, "trailer") || !it->trailer ||
-		    it->version != version - 1)
+		    it->version != version - 1 ||
+		    !g_ascii_strncasecmp(it->trailer, "Nacked-by:", 10) ||
+		    (it->status && starts_with(it->status, "outdated")))
 			continue;
 		who = person_name(strchr(it->trailer, ':') ?
 				  strchr(it->trailer, ':') + 1 : it->trailer);
@@ -1210,6 +1215,8 @@ int format_version(struct series *s, int version,
 			*where = n;
 		}
 		g_free(changes_hdr);
+		f->title = g_strdup(title);
+		f->blurb = g_strdup(*where);
 	}
 
 	/* git format-patch */
@@ -1281,6 +1288,7 @@ int format_version(struct series *s, int version,
 
 			if (!prefix || !*prefix)
 				prefix = "PATCH";
+			f->prefix = g_strdup(prefix);
 			if (version > 1)
 				g_ptr_array_add(argv, g_strdup_printf(
 					"--subject-prefix=%s v%d", prefix,
