@@ -160,9 +160,13 @@ static int show(int argc, const char **argv)
 			continue;
 		}
 		line = g_string_new(NULL);
-		g_string_append_printf(line, "%s %-9s%s v%d ", it->id,
+		/* '*': the author's override */
+		g_string_append_printf(line, "%s %s%s", it->id,
 				       feedback_status_name(st),
-				       it->status ? "*" : " ", it->version);
+				       it->status ? "*" : "");
+		while (line->len < 12 + 1 + 10)
+			g_string_append_c(line, ' ');
+		g_string_append_printf(line, " v%d ", it->version);
 		if (it->patch_index >= 0)
 			g_string_append_printf(line, "[%d] ", it->patch_index);
 		if (it->file)
