@@ -52,7 +52,7 @@ test_expect_success 'records are plain text with mail-like headers' '
 	f=$(grep -l "^Message-Id: <aKCdEfGh-alice-sashiko@seeds.invalid>" series/defer/feedback/*) &&
 	sed -n "/^$/q;p" "$f" | cut -d: -f1 >names &&
 	printf "%s\n" Id Kind Version Message-Id Index From Date Patch Patch-Index \
-		Patch-Subject File Side Line Quote >expect &&
+		Patch-Kind Patch-Subject File Side Line Quote >expect &&
 	test_cmp expect names &&
 	grep -x "Line: 600" "$f" && grep -x "Side: new" "$f" &&
 	grep -x "File: drivers/android/binder/thread.rs" "$f" &&

@@ -48,6 +48,7 @@ void feedback_item_free(struct feedback_item *it)
 	g_free(it->from);
 	g_free(it->date);
 	g_free(it->patch_id);
+	g_free(it->patch_kind);
 	g_free(it->patch_subject);
 	g_free(it->file);
 	g_free(it->quote);
@@ -77,8 +78,7 @@ static void header(GString *out, const char *name, const char *value)
 
 static bool is_cover_kind(const struct feedback_item *it)
 {
-	return it->patch_index == 0 && it->patch_subject &&
-	       g_str_has_prefix(it->patch_subject, "cover: ");
+	return it->patch_kind && !strcmp(it->patch_kind, "cover");
 }
 
 char *feedback_format(const struct feedback_item *it)
@@ -100,6 +100,7 @@ char *feedback_format(const struct feedback_item *it)
 		g_snprintf(num, sizeof(num), "%d", it->patch_index);
 		header(out, "Patch-Index", num);
 	}
+	header(out, "Patch-Kind", it->patch_kind);
 	header(out, "Patch-Subject", it->patch_subject);
 	if (it->file) {
 		header(out, "File", it->file);
@@ -172,6 +173,8 @@ int feedback_parse(const char *buf, size_t len, struct feedback_item **out)
 			TAKE(date);
 		else if (!strcmp(name, "Patch"))
 			TAKE(patch_id);
+		else if (!strcmp(name, "Patch-Kind"))
+			TAKE(patch_kind);
 		else if (!strcmp(name, "Patch-Subject"))
 			TAKE(patch_subject);
 		else if (!strcmp(name, "File"))
@@ -398,14 +401,14 @@ static void fill_target(struct feedback_item *it, const struct review *r,
 		it->version = latest;
 	if (t && t->kind != REVIEW_REPLY) {
 		it->patch_index = t->subj.index;
-		it->patch_subject = t->kind == REVIEW_COVER ?
-			g_strdup_printf("cover: %s", t->subj.title) :
-			g_strdup(t->subj.title);
+		it->patch_kind = g_strdup(t->kind == REVIEW_COVER ? "cover" : "patch");
+		it->patch_subject = g_strdup(t->subj.title);
 	} else if (rm->subj.patch) {
+		/* the target is not here: what the reply's subject says */
 		it->patch_index = rm->subj.index;
-		it->patch_subject = rm->subj.index == 0 && rm->subj.total > 1 ?
-			g_strdup_printf("cover: %s", rm->subj.title) :
-			g_strdup(rm->subj.title);
+		it->patch_kind = g_strdup(rm->subj.index == 0 && rm->subj.total > 1 ?
+					  "cover" : "patch");
+		it->patch_subject = g_strdup(rm->subj.title);
 	} else {
 		it->patch_index = -1;
 	}
@@ -817,8 +820,25 @@ enum feedback_status feedback_status_at(struct feedback_ctx *ctx,
 		       va->patches->len == vb->patches->len ? FB_OPEN : FB_ADDRESSED;
 	}
 	a = find_patch(va, it);
-	if (!a)
+	if (!a) {
+		/*
+		 * The version was only seen through replies (no patches in
+		 * the store): pair by the subject the reply carries. Whether
+		 * the lines changed cannot be told, so the item stays open.
+		 */
+		const char *title = it->patch_subject;
+
+		if (!title)
+			return FB_UNKNOWN;
+		for (guint i = 0; i < vb->patches->len; i++) {
+			b = vb->patches->pdata[i];
+			if (!b->cover && !strcmp(b->subj.title, title)) {
+				*paired = b->subj.index;
+				return FB_OPEN;
+			}
+		}
 		return FB_UNKNOWN;
+	}
 	b = pair(a, vb);
 	if (!b)
 		return FB_OUTDATED;
@@ -901,6 +921,8 @@ json_t *feedback_item_json(const struct feedback_item *it,
 	json_object_set_new(o, "patch_message_id", jstr(it->patch_id));
 	json_object_set_new(o, "patch_index", it->patch_index >= 0 ?
 				json_integer(it->patch_index) : json_null());
+	json_object_set_new(o, "patch_kind", jstr(it->patch_kind));
+	json_object_set_new(o, "patch_subject", jstr(it->patch_subject));
 	json_object_set_new(o, "file", jstr(it->file));
 	json_object_set_new(o, "side", it->file ? json_string(it->side == 'o' ?
 							      "old" : "new")

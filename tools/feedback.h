@@ -20,8 +20,9 @@
  *   From: Carlos Llamas <cmllamas@google.com>
  *   Date: 2026-07-23T18:31:05+00:00
  *   Patch: <patch@host>                its target (may be absent here)
- *   Patch-Index: 1                     k of [PATCH k/n], 0 the cover
- *   Patch-Subject: rust_binder: add TF_DEFER_COMPLETE flag …
+ *   Patch-Index: 1                     k of [PATCH k/n]
+ *   Patch-Kind: patch                  or cover
+ *   Patch-Subject: rust_binder: add TF_DEFER_COMPLETE flag …   (the title)
  *   File: drivers/android/binder/thread.rs     inline comments only
  *   Side: new
  *   Line: 600
@@ -60,7 +61,8 @@ struct feedback_item {
 	char *date;
 	char *patch_id;		/* or NULL */
 	int patch_index;	/* -1 unknown */
-	char *patch_subject;	/* or NULL */
+	char *patch_kind;	/* "patch", "cover", or NULL when unknown */
+	char *patch_subject;	/* its title (without the [PATCH] tag), or NULL */
 	char *file;		/* inline comments, else NULL */
 	char side;		/* 'o' or 'n' */
 	int line;
