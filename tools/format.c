@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "apply.h"
+#include "check.h"
 #include "feedback.h"
 #include "format.h"
 #include "mail.h"
@@ -611,7 +612,7 @@ char *format_draft_changes(const GPtrArray *items, int version,
 		who = person_name(it->author);
 		what = first_words(it->text ? it->text : "");
 		g_string_append(s, "- ");
-		if (it->patch)
+		if (it->patch > 0)
 			g_string_append_printf(s, "%d: ", it->patch);
 		if (it->file)
 			g_string_append_printf(s, "%s: ", it->file);
@@ -642,7 +643,7 @@ char *format_draft_changes(const GPtrArray *items, int version,
 					     g_strdup(it->trailer);
 
 			g_string_append(s, "- ");
-			if (it->patch)
+			if (it->patch > 0)
 				g_string_append_printf(s, "%d: ", it->patch);
 			g_string_append_printf(s, "collect %s from %s\n", kind,
 					       who);
@@ -1448,4 +1449,166 @@ int formatted_write(const struct formatted *f, const char *dir)
 			return -1;
 	}
 	return 0;
+}
+
+/* format_check() ------------------------------------------------------ */
+
+static bool has_changelog(const char *text)
+{
+	static GRegex *re;
+
+	if (!text)
+		return false;
+	if (!re)
+		re = g_regex_new("^(Changes (in|since|from) v[0-9]|v[0-9]+ ?(->|-|:)|"
+				 "Changelog|Change log)",
+				 G_REGEX_MULTILINE | G_REGEX_CASELESS, 0, NULL);
+	return g_regex_match(re, text, 0, NULL);
+}
+
+static void check_checkpatch(struct check_ctx *ctx, struct formatted *f,
+			     struct stage_result *r)
+{
+	char *cp = g_build_filename(ctx->tree, "scripts", "checkpatch.pl",
+				    NULL);
+	char *tmp = NULL;
+	GPtrArray *argv;
+	struct run_opts o = { .dir = ctx->tree, .capture_out = true,
+			      .capture_err = true, .timeout = 600 };
+	struct run_result res;
+	GRegex *re;
+
+	if (!is_file(cp)) {
+		finding_add(r, "mail", "", 0, "note",
+			    "checkpatch.pl not run: the base tree has none", 0);
+		g_free(cp);
+		return;
+	}
+	tmp = g_dir_make_tmp("kseries-mailcheck-XXXXXX", NULL);
+	if (!tmp || formatted_write(f, tmp) < 0) {
+		finding_add(r, "mail", "", 0, "error",
+			    "cannot write the mails for checkpatch", 0);
+		goto out;
+	}
+	argv = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(argv, g_strdup("perl"));
+	g_ptr_array_add(argv, g_strdup(cp));
+	g_ptr_array_add(argv, g_strdup("--strict"));
+	g_ptr_array_add(argv, g_strdup("--terse"));
+	g_ptr_array_add(argv, g_strdup("--no-summary"));
+	g_ptr_array_add(argv, g_strdup("--show-types"));
+	for (guint i = 0; i < f->files->len; i++) {
+		const struct format_file *ff = f->files->pdata[i];
+
+		if (!starts_with(ff->name, "0000-"))
+			g_ptr_array_add(argv, g_build_filename(tmp, ff->name,
+							       NULL));
+	}
+	g_ptr_array_add(argv, NULL);
+	re = g_regex_new("^(.*?):([0-9]+): (ERROR|WARNING|CHECK):(\\S+:)? ?(.*)$",
+			 0, 0, NULL);
+	if (run_argv((const char *const *)argv->pdata, &o, &res) == 0) {
+		char **lines = g_strsplit(res.out->str, "\n", -1);
+
+		for (char **l = lines; *l; l++) {
+			GMatchInfo *mi;
+
+			if (g_regex_match(re, *l, 0, &mi)) {
+				char *file = g_match_info_fetch(mi, 1);
+				char *line = g_match_info_fetch(mi, 2);
+				char *sev = g_match_info_fetch(mi, 3);
+				char *type = g_match_info_fetch(mi, 4);
+				char *msg = g_match_info_fetch(mi, 5);
+				char *base = g_path_get_basename(file);
+				char *text = g_strdup_printf("checkpatch %s %s",
+							     type, msg);
+
+				if (strcmp(sev, "CHECK"))
+					finding_add(r, "mail", base, atoi(line),
+						    !strcmp(sev, "ERROR") ?
+							    "error" : "warning",
+						    text, atoi(base));
+				g_free(file);
+				g_free(line);
+				g_free(sev);
+				g_free(type);
+				g_free(msg);
+				g_free(base);
+				g_free(text);
+			}
+			g_match_info_free(mi);
+		}
+		g_strfreev(lines);
+		run_result_release(&res);
+	}
+	g_regex_unref(re);
+	g_ptr_array_unref(argv);
+out:
+	if (tmp) {
+		remove_tree(tmp);
+		g_free(tmp);
+	}
+	g_free(cp);
+}
+
+void format_check(struct check_ctx *ctx, struct stage_result *r)
+{
+	struct format_opts o;
+	struct formatted f;
+	unsigned errors = 0, warnings = 0;
+
+	format_opts_init(&o);
+	o.repo = ctx->tree;
+	formatted_init(&f);
+	if (format_version(ctx->s, ctx->version, &o, &f) < 0) {
+		finding_add(r, "mail", "", 0, "error",
+			    "the version does not format (see the error above)",
+			    0);
+		goto done;
+	}
+	for (guint i = 0; i < f.files->len; i++) {
+		const struct format_file *ff = f.files->pdata[i];
+		size_t off = body_offset(ff->text->str, ff->text->len);
+		const char *cut = strstr(ff->text->str + off, "\n---\n");
+		char *msg;
+
+		if (starts_with(ff->name, "0000-"))
+			continue;
+		msg = g_strndup(ff->text->str + off,
+				cut ? (size_t)(cut - ff->text->str) - off :
+				      ff->text->len - off);
+		if (!strstr(msg, "\nSigned-off-by: ") &&
+		    !starts_with(msg, "Signed-off-by: "))
+			finding_add(r, "mail", ff->name, 0, "error",
+				    "no Signed-off-by", atoi(ff->name));
+		g_free(msg);
+	}
+	if (!f.to->len && !f.cc->len)
+		finding_add(r, "mail", "", 0, "error",
+			    "no recipients: no series.to/cc, no MAINTAINERS-notes match, no get_maintainer.pl output",
+			    0);
+	if (ctx->version > 1 && !has_changelog(f.blurb))
+		finding_add(r, "mail", f.cover ? "0000-cover-letter.patch" : "",
+			    0, "error",
+			    f.cover ? "v2+ without a changelog in the cover letter" :
+				      "v2+ without a changelog below ---",
+			    0);
+	for (guint i = 0; i < f.notes->len; i++)
+		finding_add(r, "mail", "", 0, "note", f.notes->pdata[i], 0);
+	check_checkpatch(ctx, &f, r);
+done:
+	for (guint i = 0; i < r->findings->len; i++) {
+		const struct finding *fd = r->findings->pdata[i];
+
+		if (!strcmp(fd->severity, "error"))
+			errors++;
+		else if (!strcmp(fd->severity, "warning"))
+			warnings++;
+	}
+	r->status = errors ? ST_FAIL : warnings ? ST_WARN : ST_PASS;
+	g_free(r->summary);
+	r->summary = g_strdup_printf("%u mails to %u+%u recipients: %u errors, %u warnings",
+				     f.files->len, f.to->len, f.cc->len, errors,
+				     warnings);
+	formatted_release(&f);
 }

@@ -60,6 +60,10 @@ struct formatted {
 	GPtrArray *notes;	/* char *, what was left out and why */
 	char *in_reply_to;	/* the msg-id threaded under, or NULL */
 	char *change_id;
+	char *title;		/* the cover's subject, without the tag */
+	char *blurb;		/* the cover's text with its changelog, or,
+				 * for one patch, the text below its "---" */
+	char *prefix;		/* series.prefix ("RFC PATCH") */
 	int version;
 	bool cover;
 };
@@ -166,5 +170,18 @@ int format_load_feedback(struct series *s, int version, GPtrArray *items);
  */
 char *format_draft_changes(const GPtrArray *items, int version,
 			   const char *prev_url);
+
+/*
+ * The last stage of `kseries check` (DESIGN.md §4, §6): formats the
+ * version as `kseries format` would and checks the mails that would go
+ * out: that it formats at all, checkpatch.pl --strict on each patch mail
+ * (errors and warnings; the checkpatch stage has the rest), a
+ * Signed-off-by in every patch, recipients, and for v2+ a changelog
+ * ("Changes in vN:" or kin) in the cover or below the one patch's "---".
+ * Fills r (status, summary, findings with tool "mail").
+ */
+struct check_ctx;
+struct stage_result;
+void format_check(struct check_ctx *ctx, struct stage_result *r);
 
 #endif

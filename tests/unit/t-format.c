@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "format.h"
+#include "recipients.h"
+#include "util.h"
+
+#define OWN "Signed-off-by: " FORMAT_IDENTITY
+
+static void trailers_case(const char *msg, const char *const *add,
+			  const char *want, unsigned want_added)
+{
+	GPtrArray *t = g_ptr_array_new();
+	unsigned added = 99;
+	char *got;
+
+	for (; add && *add; add++)
+		g_ptr_array_add(t, (char *)*add);
+	got = format_add_trailers(msg, t, NULL, &added);
+	assert_string_equal(got, want);
+	assert_int_equal(added, want_added);
+	g_free(got);
+	g_ptr_array_unref(t);
+}
+
+/* b4's LoreMessage.fix_trailers: after the existing ones, own SoB last */
+static void test_trailers_b4_order(void **state)
+{
+	static const char *const rb[] = {
+		"Reviewed-by: Alice Ryhl <aliceryhl@google.com>", NULL };
+	static const char *const two[] = {
+		"Acked-by: A <a@x>", "Tested-by: T <t@x>", NULL };
+
+	trailers_case("binder: x\n\nBody.\n\nSigned-off-by: Bo <bo@x>\n" OWN "\n",
+		      rb,
+		      "binder: x\n\nBody.\n\nSigned-off-by: Bo <bo@x>\n"
+		      "Reviewed-by: Alice Ryhl <aliceryhl@google.com>\n" OWN "\n",
+		      1);
+	/* no trailers yet: a new paragraph */
+	trailers_case("binder: x\n\nBody.\n", two,
+		      "binder: x\n\nBody.\n\nAcked-by: A <a@x>\nTested-by: T <t@x>\n",
+		      2);
+	/* the subject alone is never a trailer block */
+	trailers_case("Fixes: a subject that looks like one\n", two,
+		      "Fixes: a subject that looks like one\n\n"
+		      "Acked-by: A <a@x>\nTested-by: T <t@x>\n", 2);
+	/* own SoB moves to the bottom even when nothing is added */
+	trailers_case("x\n\n" OWN "\nCc: stable@vger.kernel.org\n", NULL,
+		      "x\n\nCc: stable@vger.kernel.org\n" OWN "\n", 0);
+}
+
+static void test_trailers_no_duplicates(void **state)
+{
+	static const char *const dup[] = {
+		"reviewed-by: alice ryhl <ALICERYHL@google.com>",
+		"Reviewed-by: Alice Ryhl <aliceryhl@google.com>", OWN, NULL };
+
+	trailers_case("x\n\nBody.\n\nReviewed-by: Alice Ryhl <aliceryhl@google.com>\n"
+		      OWN "\n", dup,
+		      "x\n\nBody.\n\nReviewed-by: Alice Ryhl <aliceryhl@google.com>\n"
+		      OWN "\n", 0);
+	/* continuation lines stay with their trailer */
+	trailers_case("x\n\nBody.\n\nLink: https://a\n  /b\nSigned-off-by: Bo <bo@x>\n",
+		      dup + 1,
+		      "x\n\nBody.\n\nLink: https://a\n  /b\nSigned-off-by: Bo <bo@x>\n"
+		      "Reviewed-by: Alice Ryhl <aliceryhl@google.com>\n" OWN "\n",
+		      2);
+}
+
+static const char patch_mail[] =
+	"From 0 Mon Sep 17 00:00:00 2001\n"
+	"From: A <a@x>\n"
+	"Subject: [PATCH v3] x\n"
+	"\n"
+	"Body.\n"
+	"\n"
+	"Signed-off-by: A <a@x>\n"
+	"---\n"
+	"Changes in v3:\n"
+	"- one\n"
+	"- Link to v2: https://lore.kernel.org/r/v2@x\n"
+	"---\n"
+	" drivers/android/binder.c | 2 +-\n"
+	" 1 file changed, 1 insertion(+), 1 deletion(-)\n"
+	"\n"
+	"diff --git a/drivers/android/binder.c b/drivers/android/binder.c\n"
+	"--- a/drivers/android/binder.c\n"
+	"+++ b/drivers/android/binder.c\n";
+
+static void test_patch_notes(void **state)
+{
+	char *n = format_patch_notes(patch_mail, strlen(patch_mail));
+	const char *plain = "From: A <a@x>\n\nBody.\n---\n x.c | 2 +-\n";
+
+	assert_non_null(n);
+	assert_string_equal(n, "Changes in v3:\n- one\n"
+			       "- Link to v2: https://lore.kernel.org/r/v2@x");
+	g_free(n);
+	assert_null(format_patch_notes(plain, strlen(plain)));
+}
+
+static void test_cover_blurb(void **state)
+{
+	const char *git = "The blurb.\n\nMore.\n\nA U Thor (2):\n  x: a\n  x: b\n\n"
+			  " x.c | 2 +-\n\nbase-commit: 0123\n-- \n2.39.5\n";
+	const char *b4 = "The blurb.\n\n---\nA U Thor (1):\n  x: a\n";
+	const char *empty = "*** BLURB HERE ***\n\nA (1):\n  x\n";
+	char *b;
+
+	b = format_cover_blurb(git, strlen(git));
+	assert_string_equal(b, "The blurb.\n\nMore.");
+	g_free(b);
+	b = format_cover_blurb(b4, strlen(b4));
+	assert_string_equal(b, "The blurb.");
+	g_free(b);
+	b = format_cover_blurb(empty, strlen(empty));
+	assert_string_equal(b, "");
+	g_free(b);
+}
+
+static void test_prev_link(void **state)
+{
+	char *t;
+
+	t = format_add_prev_link("Blurb.\n\nChanges in v2:\n- a\n- b\n\nMore.", 2,
+				 "https://lore.kernel.org/r/v1@x");
+	assert_string_equal(t, "Blurb.\n\nChanges in v2:\n- a\n- b\n"
+			       "- Link to v1: https://lore.kernel.org/r/v1@x\n\nMore.");
+	g_free(t);
+	t = format_add_prev_link("Changes in v2:\n- a", 2, "u");
+	assert_string_equal(t, "Changes in v2:\n- a\n- Link to v1: u");
+	g_free(t);
+	/* already there: unchanged */
+	t = format_add_prev_link("Changes in v2:\n- Link to v1: u\n", 2, "u");
+	assert_string_equal(t, "Changes in v2:\n- Link to v1: u\n");
+	g_free(t);
+	/* no changes section: one is added */
+	t = format_add_prev_link("Blurb.", 3, "u");
+	assert_string_equal(t, "Blurb.\n\nChanges in v3:\n- Link to v2: u\n");
+	g_free(t);
+}
+
+static struct fb_item *item(const char *kind, int version, int patch,
+			    const char *status, const char *trailer,
+			    const char *text)
+{
+	struct fb_item *it = g_new0(struct fb_item, 1);
+
+	it->kind = g_strdup(kind);
+	it->version = version;
+	it->patch = patch;
+	it->status = g_strdup(status);
+	it->author = g_strdup("Carlos Llamas <cmllamas@google.com>");
+	it->message_id = g_strdup("reply@x");
+	it->trailer = g_strdup(trailer);
+	it->text = g_strdup(text);
+	return it;
+}
+
+static void test_draft_changes(void **state)
+{
+	GPtrArray *items = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)fb_item_free);
+	char *d;
+
+	g_ptr_array_add(items, item("comment", 2, 1, "addressed", NULL,
+				    "This must be !is_empty().\nMore."));
+	g_ptr_array_add(items, item("comment", 2, 1, "open", NULL, "Still open."));
+	g_ptr_array_add(items, item("comment", 1, 1, "addressed", NULL, "Old."));
+	g_ptr_array_add(items, item("trailer", 2, 1, "open",
+				    "Reviewed-by: Carlos Llamas <cmllamas@google.com>",
+				    ""));
+	g_ptr_array_add(items, item("trailer", 2, 1, "open",
+				    "Nacked-by: Carlos Llamas <cmllamas@google.com>",
+				    ""));
+	d = format_draft_changes(items, 3, "https://lore.kernel.org/r/v2@x");
+	assert_string_equal(d,
+		"Changes in v3:\n"
+		"- 1: address Carlos Llamas's comment \"This must be !is_empty().\"\n"
+		"  https://lore.kernel.org/r/reply@x\n"
+		"- 1: collect Reviewed-by from Carlos Llamas\n"
+		"  https://lore.kernel.org/r/reply@x\n"
+		"- Link to v2: https://lore.kernel.org/r/v2@x\n");
+	g_free(d);
+	assert_null(format_draft_changes(items, 5, NULL));
+	g_ptr_array_unref(items);
+}
+
+static void test_bad_subject(void **state)
+{
+	assert_null(format_bad_subject("binder: switch alloc->mutex back"));
+	assert_string_equal(format_bad_subject("x $(id)"), "$(");
+	assert_string_equal(format_bad_subject("x `id`"), "`");
+	assert_string_equal(format_bad_subject("a; b"), ";");
+}
+
+static void test_notes_and_recipients(void **state)
+{
+	const char note[] =
+		"Subsystem: x\nTo: Greg <gregkh@linuxfoundation.org>\n"
+		"Cc: linux-kernel@vger.kernel.org\nPrefix: binder:\n"
+		"Paths: drivers/android/binder*.c include/uapi/linux/android/*\n"
+		"Paths: drivers/android/tests/\n\nTo: not@parsed.x\n";
+	struct maint_note *n = maint_note_parse(note, strlen(note), "binder");
+	GPtrArray *to = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
+
+	assert_int_equal(n->to->len, 1);
+	assert_int_equal(n->cc->len, 1);
+	assert_int_equal(n->paths->len, 3);
+	assert_string_equal(n->prefixes->pdata[0], "binder:");
+	assert_true(maint_note_matches(n, "drivers/android/binder_alloc.c"));
+	assert_true(maint_note_matches(n, "include/uapi/linux/android/binder.h"));
+	assert_true(maint_note_matches(n, "drivers/android/tests/a/b.c"));
+	assert_false(maint_note_matches(n, "drivers/android/binder/thread.rs"));
+	assert_false(maint_note_matches(n, "kernel/locking/rtmutex.c"));
+	maint_note_free(n);
+
+	assert_true(recipients_add(to, NULL, "\"Arve Hjønnevåg\" <arve@android.com>"));
+	assert_string_equal(to->pdata[0], "Arve Hjønnevåg <arve@android.com>");
+	assert_false(recipients_add(to, NULL, "arve@ANDROID.com"));
+	assert_false(recipients_add(to, NULL, "no address"));
+	g_ptr_array_unref(to);
+
+	{
+		const char *d = "diff --git a/x/a.c b/x/b.c\n--- a/x/a.c\n"
+				"diff --git a/y.c b/y.c\n";
+
+		recipients_touched(d, strlen(d), paths);
+	}
+	assert_int_equal(paths->len, 3);
+	assert_string_equal(paths->pdata[0], "x/a.c");
+	assert_string_equal(paths->pdata[1], "x/b.c");
+	assert_string_equal(paths->pdata[2], "y.c");
+	g_ptr_array_unref(paths);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trailers_b4_order),
+		cmocka_unit_test(test_trailers_no_duplicates),
+		cmocka_unit_test(test_patch_notes),
+		cmocka_unit_test(test_cover_blurb),
+		cmocka_unit_test(test_prev_link),
+		cmocka_unit_test(test_draft_changes),
+		cmocka_unit_test(test_bad_subject),
+		cmocka_unit_test(test_notes_and_recipients),
+	};
+
+	return cmocka_run_group_tests_name("format", tests, NULL, NULL);
+}
