@@ -157,3 +157,4 @@ clean:
 .PHONY: all check check-kernel test bench fuzz format clean
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)
+.SECONDARY: $(FUZZ_OBJS)

@@ -395,9 +395,15 @@ static void stage_format(struct check_ctx *ctx, struct stage_result *r)
 			    g_str_has_prefix(*l, "Changes since v") ||
 			    g_regex_match_simple("^v[0-9]+ ?[:-]", *l, 0, 0))
 				changelog = true;
-			if (g_str_has_prefix(*l, "Link to v") ||
-			    (g_str_has_prefix(*l, "v") && strstr(*l, "lore.kernel.org")))
-				link = true;
+			{
+				/* "- Link to v1: …" as b4 writes it, or "v1: https://lore…" */
+				const char *t = *l + strspn(*l, "-* \t");
+
+				if (g_str_has_prefix(t, "Link to v") ||
+				    (g_str_has_prefix(t, "v") &&
+				     strstr(t, "lore.kernel.org")))
+					link = true;
+			}
 			if (below || cover)
 				continue;
 			if (g_str_has_prefix(*l, "Signed-off-by: ")) {

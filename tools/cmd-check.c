@@ -373,10 +373,14 @@ static json_t *check_version(struct series *s, int version,
 out:
 	{
 		char *path = g_strdup_printf("%s/summary", ctx.logdir);
+		GDateTime *dt = g_date_time_new_now_utc();
+		char *when = g_date_time_format(dt, "%Y-%m-%d %H:%M");
 		char *line = g_strdup_printf("%s %s\n", *failed ? "fail" : "pass",
-					     g_date_time_format_iso8601(g_date_time_new_now_utc()));
+					     when);
 
 		write_file_atomic(path, line, strlen(line));
+		g_date_time_unref(dt);
+		g_free(when);
 		g_free(path);
 		g_free(line);
 	}

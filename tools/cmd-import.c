@@ -234,6 +234,12 @@ static void kv(GArray *kvs, bool add, char *key, const char *value)
 {
 	struct conf_kv c = { key, g_strdup(value), add };
 
+	if (!value) {
+		/* a header the mail lacks: nothing to record */
+		g_free(key);
+		return;
+	}
+
 	g_array_append_val(kvs, c);
 }
 

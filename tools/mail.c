@@ -126,8 +126,28 @@ static char *addresses(InternetAddressList *list)
 	return c;
 }
 
-/* Bytes in a charset → valid UTF-8, with the fallbacks mail.h names. */
-static char *to_utf8(const char *buf, size_t len, const char *charset)
+/*
+ * Bytes in a charset → valid UTF-8, with the fallbacks mail.h names.
+ * NUL bytes (a base64 part may decode to anything) are dropped: the text
+ * is a C string from here on.
+ */
+static char *to_utf8_nonul(const char *buf, size_t len, const char *charset);
+
+static char *to_utf8(const char *raw, size_t raw_len, const char *charset)
+{
+	char *out, *buf = g_malloc(raw_len + 1);
+	size_t len = 0;
+
+	for (size_t i = 0; i < raw_len; i++)
+		if (raw[i])
+			buf[len++] = raw[i];
+	buf[len] = '\0';
+	out = to_utf8_nonul(buf, len, charset);
+	g_free(buf);
+	return out;
+}
+
+static char *to_utf8_nonul(const char *buf, size_t len, const char *charset)
 {
 	char *out;
 
@@ -515,31 +535,37 @@ static bool is_ascii(const char *s)
 	return true;
 }
 
-/* git folds long subjects at 78 columns with a one-space continuation. */
+/*
+ * git folds long subjects at 78 columns with a one-space continuation;
+ * unfolding (RFC 5322 2.2.3) takes the line break away and keeps the
+ * space, so words are split only where a space was.
+ */
 static void add_folded(GString *out, const char *name, const char *value)
 {
 	size_t col = strlen(name) + 2;
 	const char *p = value;
+	bool first = true;
 
 	g_string_append_printf(out, "%s: ", name);
 	while (*p) {
 		const char *sp = strchr(p, ' ');
 		size_t w = sp ? (size_t)(sp - p) : strlen(p);
 
-		if (col + w > 78 && p != value) {
-			g_string_append(out, "\n ");
-			col = 1;
-		}
-		g_string_append_len(out, p, (gssize)w);
-		col += w;
-		p += w;
-		if (*p == ' ') {
-			if (p[1] && col + 1 + strcspn(p + 1, " ") <= 78) {
+		if (!first) {
+			if (col + 1 + w > 78) {
+				g_string_append(out, "\n ");
+				col = 1;
+			} else {
 				g_string_append_c(out, ' ');
 				col++;
 			}
-			p++;
 		}
+		g_string_append_len(out, p, (gssize)w);
+		col += w;
+		first = false;
+		p += w;
+		while (*p == ' ')
+			p++;
 	}
 	g_string_append_c(out, '\n');
 }

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+test_description='hostile and malformed mail: an error or a result, never a crash'
+. "$(dirname "$0")/lib.sh"
+
+# survives CMD...: exit 0, or 1..128 with one error line; never a signal
+survives() {
+	local rc=0
+	"$@" >out 2>err || rc=$?
+	if [ $rc -gt 128 ] && [ $rc -ne 129 ]; then
+		echo "died with signal $((rc - 128)): $*" >&2
+		cat err >&2
+		return 1
+	fi
+	if [ $rc -ne 0 ]; then
+		grep -c "^kseries: " err >n && test "$(cat n)" = 1
+	fi
+}
+
+test_expect_success 'crashes found by fuzzing stay fixed' '
+	mkdir -p store/series && cd store &&
+	for f in "$FIXTURES"/crash-*.mbox; do
+		survives kseries import fz "$f" || exit 1
+	done
+'
+
+test_expect_success 'huge headers, deep MIME, invalid UTF-8, NUL bytes, binary parts' '
+	mkdir -p store/series && cd store &&
+	python3 - <<-\EOP &&
+	import base64, os
+	def msg(name, headers, body):
+	    with open(name, "wb") as f:
+	        f.write(b"From x@y Thu Jan  1 00:00:00 1970\n" + headers + b"\n" + body)
+	msg("hugehdr.mbox", b"Subject: [PATCH] x\nX-Big: " + b"a" * (4 << 20) + b"\n", b"b\n")
+	deep = b"Subject: [PATCH] deep\nMIME-Version: 1.0\n"
+	for i in range(200):
+	    deep += b"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n" % (i, i)
+	msg("deep.mbox", deep, b"Content-Type: text/plain\n\nx\n")
+	msg("badutf8.mbox", b"Subject: [PATCH] \xff\xfe bad\nFrom: \xc3\x28 <a@b>\n", b"\xff\xfe\xfd body\n")
+	msg("nul.mbox", b"Subject: x\n", b"a\0b\n")
+	bin_part = base64.encodebytes(os.urandom(1 << 16))
+	msg("binary.mbox", b"Subject: [PATCH] bin\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=z\n",
+	    b"--z\nContent-Type: text/plain\n\ntext\n--z\nContent-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n\n" + bin_part + b"--z--\n")
+	EOP
+	for f in hugehdr deep badutf8 nul binary; do
+		survives kseries import "s-$f" "$f.mbox" || exit 1
+	done &&
+	test_must_fail kseries import s-deep deep.mbox 2>err &&
+	grep "MIME nesting too deep" err &&
+	test ! -e series/s-deep &&
+	kseries import s-badutf8 badutf8.mbox >/dev/null &&
+	git config -f series/s-badutf8/series.conf series.title >t &&
+	iconv -f UTF-8 -t UTF-8 t >/dev/null
+'
+
+test_expect_success 'a message over the size limit is refused with an error' '
+	mkdir -p store/series && cd store &&
+	{ printf "From x@y Thu Jan  1 00:00:00 1970\nSubject: big\n\n" &&
+	  head -c $((70 << 20)) /dev/zero | tr "\0" "a" && echo; } >big.mbox &&
+	test_must_fail kseries import big big.mbox 2>err &&
+	grep "larger than 64 MiB" err &&
+	test ! -e series/big
+'
+
+test_done
