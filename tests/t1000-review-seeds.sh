@@ -79,6 +79,30 @@ test_expect_success JQ 'rtmutex: only Mathieu'"'"'s own words, quoted review is 
 	jq -e ".trailers | length == 0" out.json
 '
 
+test_expect_success JQ 'rtmutex: the quoted changelog criticism is recovered, attributed to its writers' '
+	kseries review extract "$SEEDS/seed-003-rtmutex-wake-check-v1.mbox" --quoted >out.json &&
+	jq -r ".quoted[] | [.reply_message_id, .author_name, .author_email, .patch_message_id, .kind, .quoted_in] | @tsv" out.json >actual &&
+	printf "%s\t%s\t%s\t%s\t%s\t%s\n" \
+		20261107104312.GA-peterz-reply@seeds.invalid "Peter Zijlstra" peterz@infradead.org \
+		20261106235927.1-mathieu.desnoyers@seeds.invalid general 0b6f1c2e-7d4a-4c1e-9a53-rtmutex-reply@seeds.invalid \
+		20261107002927.rostedt-reply@seeds.invalid "Steven Rostedt" rostedt@goodmis.org \
+		20261106235927.1-mathieu.desnoyers@seeds.invalid general 0b6f1c2e-7d4a-4c1e-9a53-rtmutex-reply@seeds.invalid >expect &&
+	test_cmp expect actual &&
+	jq -r ".quoted[0].text" out.json >peter &&
+	printf "%s\n" "He definitely is. I can'"'"'t read the above, its word soup. Part of using" \
+		"AI is making sure the Changelog is actually readable. This is not." >expect &&
+	test_cmp expect peter &&
+	jq -r ".quoted[1].text" out.json >steven &&
+	echo "The above is very verbose. Are you starting to use AI? ;-)" >expect &&
+	test_cmp expect steven &&
+	# without --quoted the object is exactly the four arrays of §5
+	kseries review extract "$SEEDS/seed-003-rtmutex-wake-check-v1.mbox" | jq -r "keys[]" >keys &&
+	printf "%s\n" comments messages patches trailers >expect && test_cmp expect keys &&
+	# and a thread whose quoted messages are all present recovers nothing
+	kseries review extract "$SEEDS/seed-000-binder-alloc-spinlock-v1.mbox" --quoted |
+		jq -e ".quoted | length == 0"
+'
+
 test_expect_success 'usage errors and a missing file' '
 	test_expect_code 129 kseries review &&
 	test_expect_code 129 kseries review extract &&

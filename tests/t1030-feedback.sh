@@ -133,4 +133,28 @@ test_expect_success 'resolve refuses bad input' '
 	test_must_fail kseries feedback ingest ../x "$SEED"
 '
 
+RT=$SRC_DIR/series/rtmutex-wake-check
+test -f "$RT/v1/0001-locking-rtmutex-Stop-spinning-on-the-owner-when-the-.patch" &&
+	test -d "$RT/v2" && test_set_prereq RTMUTEX_STORE
+SKIP_REASON='series/rtmutex-wake-check with v1 and v2 patches'
+
+test_expect_success JQ,RTMUTEX_STORE 'rtmutex: the quoted criticism is tracked, and addressed by v2' '
+	mkdir -p rt/series && cp -r "$RT" rt/series/ && rm -rf rt/series/rtmutex-wake-check/feedback &&
+	cd rt &&
+	kseries feedback ingest rtmutex-wake-check "$SRC_DIR/tests/t0001/seed-003-rtmutex-wake-check-v1.mbox" >out &&
+	grep "4 feedback record(s) written" out &&
+	kseries feedback rtmutex-wake-check@v1 --json >v1.json &&
+	jq -r ".[] | \"\(.status) \(.from)\"" v1.json | sort >actual &&
+	printf "%s\n" "open Mathieu Desnoyers <mathieu.desnoyers@efficios.com>" \
+		"open Mathieu Desnoyers <mathieu.desnoyers@efficios.com>" \
+		"open Peter Zijlstra <peterz@infradead.org>" \
+		"open Steven Rostedt <rostedt@goodmis.org>" >expect &&
+	test_cmp expect actual &&
+	kseries feedback rtmutex-wake-check@v2 --json >v2.json &&
+	jq -r ".[] | select(.quoted_in != null) | \"\(.status) \(.paired_patch_index) \(.from)\"" v2.json | sort >actual &&
+	printf "%s\n" "addressed 1 Peter Zijlstra <peterz@infradead.org>" \
+		"addressed 1 Steven Rostedt <rostedt@goodmis.org>" >expect &&
+	test_cmp expect actual
+'
+
 test_done

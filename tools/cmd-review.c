@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kseries review extract MBOX --json - the review in a thread, as JSON
- * (DESIGN.md §5). Stateless: reads the mbox, writes stdout.
+ * (DESIGN.md §5). Stateless: reads the mbox, writes stdout. With --quoted,
+ * a "quoted" array adds the review recovered from quotes of messages the
+ * mbox lacks (review.h); without it the object is exactly §5's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +15,7 @@
 #include "banned.h"
 
 static const char review_usage[] =
-	"kseries review extract MBOX [--json]";
+	"kseries review extract MBOX [--json] [--quoted]";
 
 static int dump(const char *buf, size_t size, void *data)
 {
@@ -23,6 +25,7 @@ static int dump(const char *buf, size_t size, void *data)
 static int review_extract_cmd(int argc, const char **argv)
 {
 	const char *path = NULL;
+	bool quoted = false;
 	GPtrArray *mails;
 	struct review r;
 	json_t *j;
@@ -31,6 +34,8 @@ static int review_extract_cmd(int argc, const char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			continue;	/* the only output there is */
+		else if (!strcmp(argv[i], "--quoted"))
+			quoted = true;	/* add review recovered from quotes */
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			usage(review_usage);
 		else if (argv[i][0] == '-' && argv[i][1])
@@ -50,6 +55,8 @@ static int review_extract_cmd(int argc, const char **argv)
 	review_init(&r);
 	review_extract(&r, mails);
 	j = review_to_json(&r);
+	if (quoted)
+		json_object_set_new(j, "quoted", review_quoted_json(&r));
 	if (json_dump_callback(j, dump, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
 	    fputc('\n', stdout) == EOF || fflush(stdout)) {
 		error_errno("cannot write the output");

@@ -56,6 +56,7 @@ void feedback_item_free(struct feedback_item *it)
 	g_free(it->scope);
 	if (it->applies_to)
 		g_ptr_array_unref(it->applies_to);
+	g_free(it->quoted_in);
 	g_free(it->status);
 	g_free(it->note);
 	g_free(it->text);
@@ -114,6 +115,7 @@ char *feedback_format(const struct feedback_item *it)
 	if (it->applies_to)
 		for (guint i = 0; i < it->applies_to->len; i++)
 			header(out, "Applies-To", it->applies_to->pdata[i]);
+	header(out, "Quoted-In", it->quoted_in);
 	header(out, "Status", it->status);
 	header(out, "Note", it->note);
 	g_string_append_c(out, '\n');
@@ -185,6 +187,8 @@ int feedback_parse(const char *buf, size_t len, struct feedback_item **out)
 			TAKE(trailer);
 		else if (!strcmp(name, "Scope"))
 			TAKE(scope);
+		else if (!strcmp(name, "Quoted-In"))
+			TAKE(quoted_in);
 		else if (!strcmp(name, "Status"))
 			TAKE(status);
 		else if (!strcmp(name, "Note"))
@@ -453,20 +457,46 @@ int feedback_ingest(struct series *s, const char *path, unsigned *written,
 	}
 	review_init(&r);
 	review_extract(&r, mails);
-	for (guint i = 0; i < r.comments->len && !ret; i++) {
-		const struct review_comment *c = r.comments->pdata[i];
-		const struct review_message *rm = review_find(&r, c->reply_id);
-		struct feedback_item *it = g_new0(struct feedback_item, 1);
+	GHashTable *done = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+	GHashTable *qcount = g_hash_table_new(g_str_hash, g_str_equal);
 
-		if (!rm->mail->message_id) {
-			feedback_item_free(it);
+	for (guint i = 0; i < r.comments->len + r.quoted->len && !ret; i++) {
+		bool quoted = i >= r.comments->len;
+		const struct review_comment *c = quoted ?
+			r.quoted->pdata[i - r.comments->len] : r.comments->pdata[i];
+		const struct review_message *rm =
+			review_find(&r, quoted ? c->quoted_in : c->reply_id);
+		struct feedback_item *it;
+		unsigned index = c->index;
+
+		if (!rm->mail->message_id)
 			continue;	/* no stable ID without one */
+		if (quoted) {
+			/* numbered per quoted message, as its own would be */
+			index = GPOINTER_TO_UINT(g_hash_table_lookup(qcount, c->reply_id));
+			g_hash_table_insert(qcount, (gpointer)c->reply_id,
+					    GUINT_TO_POINTER(index + 1));
 		}
+		it = g_new0(struct feedback_item, 1);
 		it->kind = g_strdup("comment");
-		it->id = make_id(rm->mail->message_id, it->kind, c->index);
-		it->message_id = bracket(rm->mail->message_id);
-		it->index = c->index;
-		it->from = g_strdup(rm->mail->from);
+		it->id = make_id(c->reply_id, it->kind, index);
+		if (g_hash_table_contains(done, it->id)) {
+			/* quoted again by another reply: the first one wins */
+			feedback_item_free(it);
+			continue;
+		}
+		g_hash_table_add(done, g_strdup(it->id));
+		it->message_id = bracket(c->reply_id);
+		it->index = index;
+		if (quoted) {
+			it->from = *c->author_email ?
+				g_strdup_printf("%s <%s>", c->author_name, c->author_email) :
+				g_strdup(c->author_name);
+			it->quoted_in = bracket(rm->mail->message_id);
+		} else {
+			it->from = g_strdup(rm->mail->from);
+		}
 		it->date = date_of(rm->mail);
 		fill_target(it, &r, rm, vmap, versions, latest);
 		if (c->is_inline) {
@@ -514,6 +544,8 @@ int feedback_ingest(struct series *s, const char *path, unsigned *written,
 		feedback_item_free(it);
 	}
 	g_hash_table_destroy(tcount);
+	g_hash_table_destroy(qcount);
+	g_hash_table_destroy(done);
 	review_release(&r);
 out:
 	g_array_unref(versions);
@@ -936,6 +968,7 @@ json_t *feedback_item_json(const struct feedback_item *it,
 	json_object_set_new(o, "override", it->status ? json_true() : json_false());
 	json_object_set_new(o, "paired_patch_index",
 			    paired >= 0 ? json_integer(paired) : json_null());
+	json_object_set_new(o, "quoted_in", jstr(it->quoted_in));
 	json_object_set_new(o, "note", jstr(it->note));
 	json_object_set_new(o, "text", jstr(it->text));
 	return o;

@@ -30,6 +30,8 @@
  *   Trailer: Reviewed-by: Alice Ryhl <aliceryhl@google.com>   trailers
  *   Scope: patch
  *   Applies-To: <patch@host>           (repeated)
+ *   Quoted-In: <reply@host>            review recovered from a quote of
+ *                                      an absent message (review.h)
  *   Status: wontfix                    the author's override, if any
  *   Note: …                            with it
  *
@@ -70,6 +72,7 @@ struct feedback_item {
 	char *trailer;		/* trailers: "Kind: Name <email>" */
 	char *scope;		/* trailers */
 	GPtrArray *applies_to;	/* trailers: char * */
+	char *quoted_in;	/* recovered from a quote in this reply */
 	char *status;		/* the override, or NULL */
 	char *note;		/* or NULL */
 	char *text;		/* comment text ("" for trailers) */

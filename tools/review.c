@@ -29,6 +29,8 @@ void review_comment_free(struct review_comment *c)
 	g_free(c->file);
 	g_free(c->quote);
 	g_free(c->text);
+	g_free(c->owned_name);
+	g_free(c->owned_email);
 	g_free(c);
 }
 
@@ -64,6 +66,8 @@ void review_init(struct review *r)
 		(GDestroyNotify)review_comment_free);
 	r->trailers = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)review_trailer_free);
+	r->quoted = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)review_comment_free);
 	r->by_id = g_hash_table_new(g_str_hash, g_str_equal);
 	thread_init(&r->thread);
 }
@@ -76,6 +80,8 @@ void review_release(struct review *r)
 		g_ptr_array_unref(r->comments);
 	if (r->trailers)
 		g_ptr_array_unref(r->trailers);
+	if (r->quoted)
+		g_ptr_array_unref(r->quoted);
 	if (r->messages)
 		g_ptr_array_unref(r->messages);
 	thread_release(&r->thread);
@@ -635,15 +641,17 @@ static void flush_run(struct segmenter *sg, struct rline *lines, guint a,
 	g_ptr_array_add(sg->comments, c);
 }
 
-void review_segment(const struct mail *m, const struct patch *p,
-		    GPtrArray *comments, GPtrArray *trailers)
+/*
+ * The lines of m's body with their quote depth; the signature and list
+ * footers cut, Outlook header blocks dropped or turned into a quote.
+ */
+static GArray *body_lines(const struct mail *m)
 {
 	GArray *arr = g_array_new(FALSE, FALSE, sizeof(struct rline));
-	struct segmenter sg = { 0 };
 	struct rline *lines;
 	const char *s = m->body ? m->body : "", *end = s + m->body_len;
 	bool bot = from_bot(m);
-	guint n, run_start = 0;
+	guint n;
 	int forced_depth = 0;
 
 	while (s < end) {
@@ -661,7 +669,6 @@ void review_segment(const struct mail *m, const struct patch *p,
 	lines = (struct rline *)(void *)arr->data;
 	n = arr->len;
 
-	/* cut the signature and list footers; resolve Outlook blocks */
 	for (guint i = 0; i < n; i++) {
 		struct rline *l = &lines[i];
 		guint e;
@@ -674,7 +681,7 @@ void review_segment(const struct mail *m, const struct patch *p,
 		if (!l->depth && ((l->raw_len == 3 && !memcmp(l->raw, "-- ", 3)) ||
 				  (l->raw_len == 2 && !memcmp(l->raw, "--", 2)) ||
 				  list_footer(l->raw, l->raw_len))) {
-			n = i;
+			g_array_set_size(arr, i);
 			break;
 		}
 		if (!l->depth && mem_starts_with(l->s, l->len, "-----") &&
@@ -702,33 +709,291 @@ void review_segment(const struct mail *m, const struct patch *p,
 			i = e - 1;
 		}
 	}
+	return arr;
+}
+
+/*
+ * The runs written at quote depth d: lines deeper are what that writer
+ * quoted (they move the anchor), shallower ones are later writers'.
+ */
+static void segment_at(struct segmenter *sg, struct rline *lines, guint n,
+		       int d)
+{
+	guint run_start = 0;
+
+	if (sg->p)
+		anchor_init(&sg->st, sg->p);
+	for (guint i = 0; i < n; i++) {
+		struct rline *l = &lines[i];
+
+		if (l->depth == d)
+			continue;
+		if (run_start < i)
+			flush_run(sg, lines, run_start, i, l->depth > d);
+		run_start = i + 1;
+		if (sg->p && l->depth > d) {
+			struct anchor a;
+
+			if (anchor_feed(&sg->st, l->s, l->len, &a))
+				sg->last = a;
+		}
+	}
+	if (run_start < n)
+		flush_run(sg, lines, run_start, n, false);
+	if (sg->p)
+		anchor_release(&sg->st);
+}
+
+void review_segment(const struct mail *m, const struct patch *p,
+		    GPtrArray *comments, GPtrArray *trailers)
+{
+	GArray *arr = body_lines(m);
+	struct segmenter sg = { 0 };
 
 	sg.m = m;
 	sg.p = p && p->lines->len ? p : NULL;
 	sg.comments = comments;
 	sg.trailers = trailers;
 	sg.first_run = true;
-	if (sg.p)
-		anchor_init(&sg.st, sg.p);
-	for (guint i = 0; i < n; i++) {
-		struct rline *l = &lines[i];
+	segment_at(&sg, (struct rline *)(void *)arr->data, arr->len, 0);
+	g_array_free(arr, TRUE);
+}
 
-		if (!l->depth)
-			continue;
-		if (run_start < i)
-			flush_run(&sg, lines, run_start, i, true);
-		run_start = i + 1;
-		if (sg.p) {
-			struct anchor a;
+/* ---- quoted review of messages we do not have ---- */
 
-			if (anchor_feed(&sg.st, l->s, l->len, &a))
-				sg.last = a;
+static int max_depth(const GArray *arr)
+{
+	int d = 0;
+
+	for (guint i = 0; i < arr->len; i++)
+		d = MAX(d, g_array_index(arr, struct rline, i).depth);
+	return d;
+}
+
+/* The reply's chain, oldest first: References, then In-Reply-To. */
+static GPtrArray *chain_of(const struct mail *m)
+{
+	GPtrArray *c = g_ptr_array_new();
+
+	if (m->references)
+		for (guint i = 0; i < m->references->len; i++)
+			g_ptr_array_add(c, m->references->pdata[i]);
+	if (m->in_reply_to &&
+	    (!c->len || strcmp(c->pdata[c->len - 1], m->in_reply_to)))
+		g_ptr_array_add(c, m->in_reply_to);
+	return c;
+}
+
+/*
+ * The name in an attribution line: "On …, Peter Zijlstra wrote:",
+ * "On … Mathieu Desnoyers <m@x> wrote:", "Am … schrieb Jörg:". New
+ * strings; *email is "" when the line gives none.
+ */
+static bool attribution_person(const char *line, char **name, char **email)
+{
+	char *l = g_strstrip(g_strdup(line));
+	char *lt = strchr(l, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	char *end = NULL, *comma;
+	static const char *const verbs[] = {
+		" wrote:", " writes:", " a écrit :", " a écrit:", " schrieb:",
+		" said:",
+	};
+
+	*name = *email = NULL;
+	if (lt && gt && memchr(lt, '@', gt - lt)) {
+		*email = g_strndup(lt + 1, gt - lt - 1);
+		end = lt;
+	} else {
+		for (size_t i = 0; i < G_N_ELEMENTS(verbs) && !end; i++)
+			end = strstr(l, verbs[i]);
+		if (!end && g_str_has_prefix(l, "Am ") && (end = strstr(l, " schrieb "))) {
+			/* German: the name follows the verb */
+			char *n = end + 9, *c = strrchr(n, ':');
+
+			if (c)
+				*c = '\0';
+			*name = g_strstrip(g_strdup(n));
+			g_free(l);
+			*email = g_strdup("");
+			return **name != '\0';
 		}
 	}
-	if (run_start < n)
-		flush_run(&sg, lines, run_start, n, false);
-	if (sg.p)
-		anchor_release(&sg.st);
+	if (!end) {
+		g_free(*email);
+		*email = NULL;
+		g_free(l);
+		return false;
+	}
+	*end = '\0';
+	/* the name is what follows the date: after the last comma, or the
+	 * trailing capitalized words */
+	comma = strrchr(l, ',');
+	if (comma && !lt) {
+		*name = g_strstrip(g_strdup(comma + 1));
+	} else {
+		char **w = g_strsplit(g_strstrip(l), " ", -1);
+		guint n = g_strv_length(w), k = n;
+		GString *nm = g_string_new(NULL);
+
+		while (k > 0 && n - k < 4 && g_unichar_isupper(g_utf8_get_char(w[k - 1])) &&
+		       !strchr(w[k - 1], ':'))
+			k--;
+		for (guint i = k; i < n; i++)
+			g_string_append_printf(nm, "%s%s", i > k ? " " : "", w[i]);
+		*name = g_string_free(nm, FALSE);
+		g_strfreev(w);
+	}
+	if (!*email)
+		*email = g_strdup("");
+	g_free(l);
+	if (!**name && !**email) {
+		g_free(*name);
+		g_free(*email);
+		*name = *email = NULL;
+		return false;
+	}
+	return true;
+}
+
+/* The address of name among the reply's recipients and the mbox's senders. */
+static char *email_of(const struct review *r, const struct mail *m,
+		      const char *name)
+{
+	const char *lists[] = { m->to, m->cc };
+
+	for (guint i = 0; i < r->messages->len; i++) {
+		const struct review_message *rm = r->messages->pdata[i];
+
+		if (rm->mail->from_name && !strcmp(rm->mail->from_name, name))
+			return g_strdup(rm->mail->from_email);
+	}
+	for (size_t k = 0; k < G_N_ELEMENTS(lists); k++) {
+		const char *p = lists[k] ? strstr(lists[k], name) : NULL;
+		const char *lt, *gt;
+
+		if (!p)
+			continue;
+		lt = strchr(p, '<');
+		gt = lt ? strchr(lt, '>') : NULL;
+		if (lt && gt && !memchr(p, ',', lt - p))
+			return g_strndup(lt + 1, gt - lt - 1);
+	}
+	return g_strdup("");
+}
+
+static void recover(struct review *r, const struct review_message *rm,
+		    const struct patch *p, GPtrArray *out)
+{
+	GArray *arr = body_lines(rm->mail);
+	struct rline *lines = (struct rline *)(void *)arr->data;
+	GPtrArray *chain = chain_of(rm->mail);
+	int D = max_depth(arr);
+
+	/* depth d holds the words of chain[len - d]; it is a reply (and its
+	 * words review) only when it quotes deeper still */
+	for (int d = 1; d < D && d <= (int)chain->len; d++) {
+		const char *id = chain->pdata[chain->len - d];
+		struct mail who = { 0 };
+		char *name = NULL, *email = NULL;
+		struct segmenter sg = { 0 };
+		GPtrArray *comments, *trailers;
+		GArray *copy;
+		struct rline *cl;
+		guint first = 0;
+
+		if (review_find(r, id))
+			continue;	/* we have it: its own words count */
+		while (first < arr->len && lines[first].depth < d)
+			first++;
+		/* the attribution: the last non-blank line above, one level up */
+		for (guint k = first; k-- > 0;) {
+			if (blank(lines[k].s, lines[k].len))
+				continue;
+			if (lines[k].depth != d - 1)
+				break;
+			if (attribution(lines[k].s, lines[k].len)) {
+				GString *a = g_string_new(NULL);
+
+				if (k > 0 && lines[k - 1].depth == d - 1 &&
+				    attribution_start(lines[k - 1].s, lines[k - 1].len) &&
+				    !attribution_start(lines[k].s, lines[k].len))
+					g_string_append_len(a, lines[k - 1].s,
+							    (gssize)lines[k - 1].len),
+					g_string_append_c(a, ' ');
+				g_string_append_len(a, lines[k].s, (gssize)lines[k].len);
+				attribution_person(a->str, &name, &email);
+				g_string_free(a, TRUE);
+			}
+			break;
+		}
+		if (!name)
+			continue;	/* whose words these are is unknown */
+		if (!*email) {
+			g_free(email);
+			email = email_of(r, rm->mail, name);
+		}
+		/* its signature, quoted, is not review either */
+		copy = g_array_copy(arr);
+		cl = (struct rline *)(void *)copy->data;
+		for (guint k = 0, sig = 0; k < copy->len; k++) {
+			if (cl[k].depth < d)
+				sig = 0;
+			else if (cl[k].depth == d &&
+				 ((cl[k].len == 3 && !memcmp(cl[k].s, "-- ", 3)) ||
+				  (cl[k].len == 2 && !memcmp(cl[k].s, "--", 2))))
+				sig = 1;
+			if (sig && cl[k].depth == d)
+				cl[k].len = 0;
+		}
+		who.from_name = name;
+		who.from_email = email;
+		sg.m = &who;
+		sg.p = p && p->lines->len ? p : NULL;
+		sg.comments = comments = g_ptr_array_new();
+		sg.trailers = trailers = g_ptr_array_new_with_free_func(
+			(GDestroyNotify)review_trailer_free);
+		sg.first_run = true;
+		segment_at(&sg, cl, copy->len, d);
+		for (guint k = 0; k < comments->len; k++) {
+			struct review_comment *c = comments->pdata[k];
+
+			c->reply_id = id;
+			c->quoted_in = rm->id;
+			c->owned_name = g_strdup(name);
+			c->owned_email = g_strdup(email);
+			c->author_name = c->owned_name;
+			c->author_email = c->owned_email;
+			c->patch_id = rm->target;
+			g_ptr_array_add(out, c);
+		}
+		g_ptr_array_free(comments, TRUE);
+		g_ptr_array_unref(trailers);	/* quoted trailers never count */
+		g_array_free(copy, TRUE);
+		g_free(name);
+		g_free(email);
+	}
+	g_ptr_array_free(chain, TRUE);
+	g_array_free(arr, TRUE);
+}
+
+/*
+ * Nothing of the chain is here: the innermost quote is the start of the
+ * discussion, the patch, and sits as far up the chain as it is deep.
+ */
+static void infer_target(struct review_message *rm)
+{
+	GArray *arr;
+	GPtrArray *chain;
+	int D;
+
+	if (rm->target_present || !rm->target || !rm->subj.patch)
+		return;
+	arr = body_lines(rm->mail);
+	D = max_depth(arr);
+	chain = chain_of(rm->mail);
+	if (D >= 2 && D <= (int)chain->len)
+		rm->target = chain->pdata[chain->len - D];
+	g_ptr_array_free(chain, TRUE);
 	g_array_free(arr, TRUE);
 }
 
@@ -815,6 +1080,7 @@ void review_extract(struct review *r, const GPtrArray *mails)
 		if (rm->kind != REVIEW_REPLY)
 			continue;
 		rm->target = thread_target(&r->thread, rm->id, &rm->target_present);
+		infer_target(rm);
 		target = rm->target_present ? review_find(r, rm->target) : NULL;
 		comments = g_ptr_array_new();
 		trailers = g_ptr_array_new();
@@ -851,6 +1117,8 @@ void review_extract(struct review *r, const GPtrArray *mails)
 		}
 		g_ptr_array_free(comments, TRUE);
 		g_ptr_array_free(trailers, TRUE);
+		recover(r, rm, target && target->kind == REVIEW_PATCH ?
+				       &target->patch : NULL, r->quoted);
 	}
 }
 
@@ -912,6 +1180,39 @@ static const char *kind_name(enum review_kind k)
 	return k == REVIEW_PATCH ? "patch" : k == REVIEW_COVER ? "cover" : "reply";
 }
 
+static json_t *comment_json(const struct review *r,
+			    const struct review_comment *c)
+{
+	const struct review_message *rm = review_find(r, c->reply_id);
+
+	return json_pack(
+		"{s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o}",
+		"reply_message_id", rm ? id_json(rm) : jstr(c->reply_id),
+		"author_email", jstr(c->author_email ? c->author_email : ""),
+		"patch_message_id", jstr(c->patch_id),
+		"kind", c->is_inline ? "inline" : "general",
+		"file", c->is_inline ? jstr(c->file) : json_null(),
+		"side", c->is_inline ? json_string(c->side == 'o' ? "old" : "new")
+				     : json_null(),
+		"line", c->is_inline ? json_integer(c->line) : json_null(),
+		"text", jstr(c->text));
+}
+
+json_t *review_quoted_json(const struct review *r)
+{
+	json_t *a = json_array();
+
+	for (guint i = 0; i < r->quoted->len; i++) {
+		const struct review_comment *c = r->quoted->pdata[i];
+		json_t *o = comment_json(r, c);
+
+		json_object_set_new(o, "author_name", jstr(c->author_name));
+		json_object_set_new(o, "quoted_in", jstr(c->quoted_in));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 json_t *review_to_json(const struct review *r)
 {
 	json_t *root = json_object();
@@ -951,22 +1252,8 @@ json_t *review_to_json(const struct review *r)
 			"total", rm->subj.total,
 			"files", files));
 	}
-	for (guint i = 0; i < r->comments->len; i++) {
-		const struct review_comment *c = r->comments->pdata[i];
-		const struct review_message *rm = review_find(r, c->reply_id);
-
-		json_array_append_new(comments, json_pack(
-			"{s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o}",
-			"reply_message_id", id_json(rm),
-			"author_email", jstr(c->author_email ? c->author_email : ""),
-			"patch_message_id", jstr(c->patch_id),
-			"kind", c->is_inline ? "inline" : "general",
-			"file", c->is_inline ? jstr(c->file) : json_null(),
-			"side", c->is_inline ? json_string(c->side == 'o' ? "old" : "new")
-					     : json_null(),
-			"line", c->is_inline ? json_integer(c->line) : json_null(),
-			"text", jstr(c->text)));
-	}
+	for (guint i = 0; i < r->comments->len; i++)
+		json_array_append_new(comments, comment_json(r, r->comments->pdata[i]));
 	for (guint i = 0; i < r->trailers->len; i++) {
 		const struct review_trailer *t = r->trailers->pdata[i];
 		const struct review_message *rm = review_find(r, t->given_in);

@@ -16,12 +16,24 @@
  * patches and covers, and from every reply its comments (anchored to a
  * line of the target patch when it quotes one) and its trailers.
  *
- * Whose words: a comment is only ever the replier's own (unquoted) text.
- * Text the replier quotes belongs to the message it came from: when that
- * message is in the mbox, its comments come from it; when it is not
- * (a reply that quotes review we do not have, as in seed 003), the quoted
- * review is not attributed to anyone here, and never to the replier. The
- * replier's answer to it is a comment of the replier like any other.
+ * Whose words: a comment is only ever the writer's own (unquoted) text,
+ * and in `comments` (the JSON of DESIGN.md §5) only the words of messages
+ * in the mbox appear: text a replier quotes is never the replier's.
+ * Review that reaches us only quoted (seed 003: Peter's and Steven's
+ * criticism of the changelog, quoted in Mathieu's answer, their own
+ * messages absent) is recovered apart, in `quoted`: the text written at
+ * quote depth d is the words of the d-th message up the reply's chain
+ * (References, In-Reply-To), when that message is absent, quotes deeper
+ * still (so it is a reply, not the patch), and an attribution line
+ * ("On …, Peter Zijlstra wrote:") names its writer; the address comes
+ * from the recipients or the mbox's senders. Such comments carry the
+ * absent message's id, the writer, and quoted_in (the reply quoting
+ * them); quoted trailers never count. `feedback ingest` tracks them.
+ *
+ * Targets: when nothing of a reply's chain is in the mbox and it quotes
+ * D levels deep, its innermost quote is the message that started the
+ * discussion — the patch its subject names — and its id is the D-th up
+ * the chain; otherwise the target is the In-Reply-To (thread.h).
  *
  * Segmentation, in order: the body is cut at the signature ("-- " at
  * depth 0) and at list footers; an Outlook "-----Original Message-----"
@@ -63,6 +75,9 @@ struct review_comment {
 	int line;		/* inline only */
 	char *quote;		/* the anchored diff line, marker first */
 	char *text;
+	const char *quoted_in;	/* recovered from a quote: the reply that
+				 * quoted it (borrowed), else NULL */
+	char *owned_name, *owned_email;	/* author_* of recovered ones */
 };
 
 enum review_scope {
@@ -83,6 +98,8 @@ struct review {
 	GPtrArray *messages;	/* struct review_message *, mbox order */
 	GPtrArray *comments;	/* struct review_comment * */
 	GPtrArray *trailers;	/* struct review_trailer * */
+	GPtrArray *quoted;	/* struct review_comment *, recovered from
+				 * quotes of absent messages (not in JSON) */
 	struct thread thread;
 	GHashTable *by_id;	/* id → struct review_message * */
 };
@@ -102,6 +119,12 @@ struct review_message *review_find(const struct review *r, const char *id);
 
 /* The JSON object of DESIGN.md §5; a new reference. */
 json_t *review_to_json(const struct review *r);
+
+/*
+ * The comments recovered from quotes (r->quoted) as a JSON array: the
+ * fields of a §5 comment plus author_name and quoted_in.
+ */
+json_t *review_quoted_json(const struct review *r);
 
 /*
  * The comment runs of one reply body, exposed for tests: each element of

@@ -306,6 +306,56 @@ static void test_absent_target(void **state)
 	fx_free(f);
 }
 
+/* Review that reaches us only quoted: recovered apart, never the replier's */
+static void test_quoted_recovery(void **state)
+{
+	struct fx *f = extract(
+		HDR("Ann Author <ann@example.org>", "q3@x",
+		    "In-Reply-To: <gone-b@x>\nReferences: <p1@x> <gone-a@x> <gone-b@x>\n"
+		    "To: Bea Critic <bea@example.org>\n",
+		    "Re: [PATCH 1/2] k: change f")
+		"On Tue, 3 Sep 2024 09:00:00 +0200, Bea Critic wrote:\n"
+		"> On Mon, Sep 02, 2024 at 11:00:00AM +0000, Carl Checker wrote:\n"
+		"> > On Mon, 2 Sep 2024 10:00:00 +0000\n"
+		"> > Ann Author <ann@example.org> wrote:\n"
+		"> > > +\tint y = 3;\n"
+		"> >\n"
+		"> > y is unused.\n"
+		"> >\n"
+		"> > Thanks,\n> > Carl\n"
+		">\n"
+		"> Agreed, drop it.\n"
+		">\n> -- \n> Bea's signature\n\n"
+		"Will do.\n");
+	const struct review_comment *c;
+
+	/* the replier's own words only */
+	assert_int_equal(f->r.comments->len, 1);
+	assert_string_equal(comment(f, 0)->text, "Will do.");
+	assert_string_equal(comment(f, 0)->author_email, "ann@example.org");
+	/* p1 is in the mbox: the target is found through References */
+	assert_string_equal(comment(f, 0)->patch_id, "p1@x");
+	assert_true(comment(f, 0)->is_inline);
+	assert_int_equal(f->r.quoted->len, 2);
+	c = f->r.quoted->pdata[0];
+	assert_string_equal(c->reply_id, "gone-b@x");
+	assert_string_equal(c->author_name, "Bea Critic");
+	assert_string_equal(c->author_email, "bea@example.org");
+	assert_string_equal(c->text, "Agreed, drop it.");
+	assert_string_equal(c->quoted_in, "q3@x");
+	c = f->r.quoted->pdata[1];
+	assert_string_equal(c->reply_id, "gone-a@x");
+	assert_string_equal(c->author_name, "Carl Checker");
+	assert_string_equal(c->author_email, "");
+	assert_string_equal(c->text, "y is unused.");
+	assert_true(c->is_inline);
+	assert_string_equal(c->file, "k/a.c");
+	assert_int_equal(c->line, 12);
+	/* quoted trailers never count */
+	assert_int_equal(f->r.trailers->len, 0);
+	fx_free(f);
+}
+
 static void test_json(void **state)
 {
 	struct fx *f = extract(
@@ -336,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_bot),
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_absent_target),
+		cmocka_unit_test(test_quoted_recovery),
 		cmocka_unit_test(test_json),
 	};
 
