@@ -35,32 +35,39 @@ msgs=$(grep -c '^From mboxrd@z ' "$TMP/big.mbox" || true)
 mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
 echo "mbox: $COPIES copies, $msgs messages, $mb MiB"
 
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
-rate() { awk -v s="$1" -v n="$msgs" -v b="$bytes" \
-	'BEGIN { printf "%8.0f msg/s %7.1f MiB/s", n / s, b / 1048576 / s }'; }
+# CPU seconds (user + system, children included) of a command: the
+# machine is shared, so wall time says more about the neighbours.
+cpu() {
+	local f="$TMP/cpu.$RANDOM"
+	TIMEFORMAT='%3U %3S %3R'
+	{ time "$@" >/dev/null 2>>"$TMP/err.log"; } 2>"$f"
+	awk '{ printf "%.3f %.3f", $1 + $2, $3 }' "$f"
+}
+report() {	# NAME "CPU WALL"
+	local c=${2% *} w=${2#* }
+	awk -v name="$1" -v c="$c" -v w="$w" -v n="$msgs" -v b="$bytes" 'BEGIN {
+		printf "%-26s cpu %7.3f s  wall %7.3f s  %7.0f msg/s  %6.1f MiB/s (cpu)\n",
+			name, c, w, n / c, b / 1048576 / c }'
+}
 
-t0=$(now)
-"$KSERIES" review extract "$TMP/big.mbox" --json >"$TMP/review.json"
-t1=$(now)
-k=$(elapsed "$t0" "$t1")
-ncomments=$(grep -c '"reply_message_id"' "$TMP/review.json" || true)
-printf '%-28s %7.3f s  %s  (%s comments)\n' "kseries review extract" "$k" "$(rate "$k")" "$ncomments"
+extract() { "$KSERIES" review extract "$TMP/big.mbox" --json >"$TMP/review.json"; }
+split_only() { rm -rf "$TMP/s0"; mkdir "$TMP/s0"; git mailsplit -o"$TMP/s0" "$TMP/big.mbox"; }
+split_info() {
+	rm -rf "$TMP/s1"; mkdir "$TMP/s1"
+	git mailsplit -o"$TMP/s1" "$TMP/big.mbox" >/dev/null
+	for m in "$TMP"/s1/*; do
+		git mailinfo "$TMP/msg" "$TMP/patch" <"$m" >/dev/null 2>&1
+	done
+}
+b4_am() { (cd "$TMP/b4" && b4 -q am -C "$@" -m "$TMP/big.mbox" -o -); }
 
-mkdir "$TMP/split" "$TMP/split0"
-t0=$(now)
-git mailsplit -o"$TMP/split0" "$TMP/big.mbox" >/dev/null
-t1=$(now)
-s=$(elapsed "$t0" "$t1")
-printf '%-28s %7.3f s  %s\n' "git mailsplit alone" "$s" "$(rate "$s")"
-t0=$(now)
-git mailsplit -o"$TMP/split" "$TMP/big.mbox" >/dev/null
-for m in "$TMP"/split/*; do
-	git mailinfo "$TMP/msg" "$TMP/patch" <"$m" >/dev/null 2>&1
-done
-t1=$(now)
-g=$(elapsed "$t0" "$t1")
-printf '%-28s %7.3f s  %s\n' "git mailsplit + mailinfo" "$g" "$(rate "$g")"
+k=$(cpu extract)
+report "kseries review extract" "$k"
+echo "  ($(grep -c '"reply_message_id"' "$TMP/review.json") comments, $(grep -c '"given_in"' "$TMP/review.json") trailers)"
+s=$(cpu split_only)
+report "git mailsplit alone" "$s"
+g=$(cpu split_info)
+report "git mailsplit + mailinfo" "$g"
 
 b=
 if command -v b4 >/dev/null; then
@@ -68,23 +75,16 @@ if command -v b4 >/dev/null; then
 	mkdir -p "$HOME" "$TMP/b4"
 	git config --global user.name bench
 	git config --global user.email bench@kseries.invalid
-	t0=$(now)
-	if (cd "$TMP/b4" && b4 -q am -C -T -m "$TMP/big.mbox" -o - >/dev/null 2>"$TMP/b4.err"); then
-		t1=$(now)
-		b=$(elapsed "$t0" "$t1")
-		printf '%-28s %7.3f s  %s\n' "b4 am -m (offline)" "$b" "$(rate "$b")"
-		t0=$(now)
-		(cd "$TMP/b4" && b4 -q am -C -m "$TMP/big.mbox" -o - >/dev/null 2>>"$TMP/b4.err") || true
-		t1=$(now)
-		bt=$(elapsed "$t0" "$t1")
-		printf '%-28s %7.3f s  %s\n' "b4 am -m (with trailers)" "$bt" "$(rate "$bt")"
-	else
-		echo "b4 am failed:"; tail -n 5 "$TMP/b4.err"
-	fi
+	b=$(cpu b4_am -T)
+	report "b4 am -m -T (no trailers)" "$b"
+	bt=$(cpu b4_am)
+	report "b4 am -m (trailers)" "$bt"
 fi
 
-awk -v k="$k" -v g="$g" -v s="$s" 'BEGIN { printf "ratio: kseries is %.1fx the throughput of git mailsplit+mailinfo, %.2fx of mailsplit alone\n", g / k, s / k }'
+ratio() { awk -v a="${1% *}" -v b="${2% *}" 'BEGIN { printf "%.1f", a / b }'; }
+echo "ratio (cpu): kseries is $(ratio "$g" "$k")x the throughput of git mailsplit+mailinfo," \
+	"$(ratio "$s" "$k")x of mailsplit alone"
 if [ -n "$b" ]; then
-	awk -v k="$k" -v b="$b" -v bt="$bt" 'BEGIN {
-		printf "ratio: kseries is %.1fx the throughput of b4 am -T, %.1fx of b4 am\n", b / k, bt / k }'
+	echo "ratio (cpu): kseries is $(ratio "$bt" "$k")x the throughput of b4 am -m," \
+		"$(ratio "$b" "$k")x of b4 am -m -T"
 fi
