@@ -1453,17 +1453,40 @@ int formatted_write(const struct formatted *f, const char *dir)
 
 /* format_check() ------------------------------------------------------ */
 
+/*
+ * A changelog: a "Changes in vN:" (or kin) line followed by at least one
+ * entry other than the "- Link to vN:" that the draft adds by itself.
+ */
 static bool has_changelog(const char *text)
 {
 	static GRegex *re;
+	char **lines;
+	bool in = false, found = false;
 
 	if (!text)
 		return false;
 	if (!re)
 		re = g_regex_new("^(Changes (in|since|from) v[0-9]|v[0-9]+ ?(->|-|:)|"
 				 "Changelog|Change log)",
-				 G_REGEX_MULTILINE | G_REGEX_CASELESS, 0, NULL);
-	return g_regex_match(re, text, 0, NULL);
+				 G_REGEX_CASELESS, 0, NULL);
+	lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l && !found; l++) {
+		const char *t = *l + strspn(*l, " \t");
+
+		if (g_regex_match(re, *l, 0, NULL)) {
+			in = true;
+			/* "v2: fixed the lock" carries its own entry */
+			found = !g_ascii_strncasecmp(*l, "v", 1) &&
+				strlen(*l) > 4 && !strstr(*l, "Link to");
+		} else if (in && !*t) {
+			in = false;
+		} else if (in && !starts_with(t, "- Link to v") &&
+			   !starts_with(t, "https://")) {
+			found = true;
+		}
+	}
+	g_strfreev(lines);
+	return found;
 }
 
 static void check_checkpatch(struct check_ctx *ctx, struct formatted *f,

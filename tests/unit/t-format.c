@@ -3,12 +3,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "check.h"
 #include "format.h"
 #include "recipients.h"
+#include "run.h"
+#include "series.h"
 #include "util.h"
 
 #define OWN "Signed-off-by: " FORMAT_IDENTITY
@@ -241,6 +245,145 @@ static void test_notes_and_recipients(void **state)
 	g_ptr_array_unref(paths);
 }
 
+static void git(const char *dir, const char *a1, const char *a2,
+		const char *a3, const char *a4, const char *a5)
+{
+	const char *argv[] = { "git", a1, a2, a3, a4, a5, NULL };
+	const char *env[] = { "GIT_AUTHOR_NAME=A U Thor",
+			      "GIT_AUTHOR_EMAIL=author@example.invalid",
+			      "GIT_COMMITTER_NAME=A U Thor",
+			      "GIT_COMMITTER_EMAIL=author@example.invalid",
+			      "GIT_AUTHOR_DATE=@1767225600 +0000",
+			      "GIT_COMMITTER_DATE=@1767225600 +0000",
+			      "GIT_CONFIG_NOSYSTEM=1", NULL };
+	struct run_opts o = { .dir = dir, .env = env, .capture_out = true,
+			      .capture_err = true };
+	struct run_result r;
+
+	assert_int_equal(run_argv(argv, &o, &r), 0);
+	if (r.status)
+		fprintf(stderr, "git %s: %s", a1, r.err->str);
+	assert_int_equal(r.status, 0);
+	run_result_release(&r);
+}
+
+static bool has_finding(const struct stage_result *r, const char *sev,
+			const char *text)
+{
+	for (guint i = 0; i < r->findings->len; i++) {
+		const struct finding *f = r->findings->pdata[i];
+
+		if (!strcmp(f->severity, sev) && strstr(f->message, text))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * format_check() on a store made here: a v2 of one patch without a
+ * Signed-off-by, without recipients and without a changelog fails with
+ * those three findings; with them it passes.
+ */
+static void test_format_check(void **state)
+{
+	char *top = g_dir_make_tmp("t-format-XXXXXX", NULL);
+	char *base = g_build_filename(top, "base", NULL);
+	char *sdir = g_build_filename(top, "series", "x", NULL);
+	char *v2 = g_build_filename(sdir, "v2", NULL);
+	char *file = g_build_filename(base, "a.c", NULL);
+	char *conf = g_build_filename(sdir, "series.conf", NULL);
+	struct series s;
+	struct check_ctx ctx = { 0 };
+	struct stage_result r;
+	const char *c1 = "int a;\n", *c2 = "int a;\nint b;\n";
+
+	assert_int_equal(mkdir_p(v2), 0);
+	assert_int_equal(mkdir_p(base), 0);
+	git(base, "init", "-q", "-b", "master", NULL);
+	assert_int_equal(write_file_atomic(file, c1, strlen(c1)), 0);
+	git(base, "add", "a.c", NULL, NULL, NULL);
+	git(base, "commit", "-q", "-m", "base", NULL);
+	git(base, "tag", "v7.2.13", NULL, NULL, NULL);
+	assert_int_equal(write_file_atomic(file, c2, strlen(c2)), 0);
+	git(base, "commit", "-q", "-am", "x: add b", NULL);
+	git(base, "format-patch", "-q", "-o", v2, "v7.2.13..HEAD");
+	{
+		const char *sc = "[series]\n\ttitle = x: add b\n"
+				 "\tchange-id = 20260101-x-0123456789ab\n";
+
+		assert_int_equal(write_file_atomic(conf, sc, strlen(sc)), 0);
+	}
+	store_set_top(top);
+	assert_int_equal(series_load("x", &s), 0);
+	ctx.s = &s;
+	ctx.version = 2;
+	ctx.tree = base;
+
+	stage_result_init(&r, "mail");
+	format_check(&ctx, &r);
+	assert_int_equal(r.status, ST_FAIL);
+	assert_true(has_finding(&r, "error", "no Signed-off-by"));
+	assert_true(has_finding(&r, "error", "no recipients"));
+	assert_true(has_finding(&r, "error", "without a changelog"));
+	stage_result_release(&r);
+
+	/* recipients, a sign-off and a changelog: it passes */
+	git(base, "reset", "-q", "--hard", "v7.2.13", NULL);
+	assert_int_equal(write_file_atomic(file, c2, strlen(c2)), 0);
+	git(base, "commit", "-q", "-am",
+	    "x: add b\n\nSigned-off-by: A U Thor <author@example.invalid>", NULL);
+	remove_tree(v2);
+	git(base, "format-patch", "-q", "-o", v2, "v7.2.13..HEAD");
+	series_release(&s);
+	{
+		const char *sc = "[series]\n\ttitle = x: add b\n"
+				 "\tto = M <m@example.invalid>\n"
+				 "[version \"1\"]\n\tmessage-id = v1@example.invalid\n";
+
+		assert_int_equal(write_file_atomic(conf, sc, strlen(sc)), 0);
+	}
+	assert_int_equal(series_load("x", &s), 0);
+	ctx.s = &s;
+	/* only the link that the draft adds: still no changelog */
+	stage_result_init(&r, "mail");
+	format_check(&ctx, &r);
+	assert_true(has_finding(&r, "error", "without a changelog"));
+	assert_false(has_finding(&r, "error", "no Signed-off-by"));
+	assert_false(has_finding(&r, "error", "no recipients"));
+	stage_result_release(&r);
+	{
+		GPtrArray *files = series_patch_files(&s, 2, false);
+		char *buf;
+		size_t len;
+		GString *g;
+
+		assert_int_equal(files->len, 1);
+		assert_int_equal(read_file(files->pdata[0], 1 << 20, &buf, &len), 0);
+		g = g_string_new(buf);
+		g_string_insert(g, strstr(g->str, "\n---\n") - g->str + 5,
+				"Changes in v2:\n- Add b.\n---\n");
+		assert_int_equal(write_file_atomic(files->pdata[0], g->str,
+						   g->len), 0);
+		g_string_free(g, TRUE);
+		g_free(buf);
+		g_ptr_array_unref(files);
+	}
+	stage_result_init(&r, "mail");
+	format_check(&ctx, &r);
+	assert_false(has_finding(&r, "error", ""));
+	assert_int_equal(r.status, ST_PASS);
+	stage_result_release(&r);
+
+	series_release(&s);
+	remove_tree(top);
+	g_free(top);
+	g_free(base);
+	g_free(sdir);
+	g_free(v2);
+	g_free(file);
+	g_free(conf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_draft_changes),
 		cmocka_unit_test(test_bad_subject),
 		cmocka_unit_test(test_notes_and_recipients),
+		cmocka_unit_test(test_format_check),
 	};
 
 	return cmocka_run_group_tests_name("format", tests, NULL, NULL);
