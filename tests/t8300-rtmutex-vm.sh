@@ -44,13 +44,18 @@ test_expect_success KERNEL "build the base kernel and v$latest of the series" '
 	git -C "$WT" -c user.name=kseries -c user.email=kseries@localhost \
 		am -q $(ls "$SERIES/v$latest"/0*.patch | grep -v /0000-) &&
 	"$SRC_DIR/kernel/vm-build" -o "$IMAGES/patched.bzImage" "$WT" rtmutex &&
+	sel=$WT/tools/testing/selftests &&
+	gcc -static -O2 -Wall -pthread -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 \
+		-I"$sel/futex/include" -I"$sel" -o "$TRASH/futex_pi_spin_owner" \
+		"$sel/futex/functional/futex_pi_spin_owner.c" -lrt &&
 	git -C "$WT" checkout -q --detach v7.2.13
 '
 
-test_expect_success KERNEL 'build the initramfs with rtmutex-timedlock' '
+test_expect_success KERNEL 'build the initramfs: rtmutex-timedlock, the series selftest' '
 	gcc -static -O2 -Wall -pthread -o rtmutex-timedlock \
 		"$SRC_DIR/tests/kernel/rtmutex-timedlock.c" &&
-	"$SRC_DIR/kernel/vm-initramfs" "$TRASH/initrd.gz" rtmutex-timedlock
+	"$SRC_DIR/kernel/vm-initramfs" "$TRASH/initrd.gz" rtmutex-timedlock \
+		futex_pi_spin_owner
 '
 
 test_expect_success KERNEL 'patched: the 1 ms timedlock returns ETIMEDOUT, on time' '
@@ -63,12 +68,17 @@ test_expect_success KERNEL 'patched: the 1 ms timedlock returns ETIMEDOUT, on ti
 	test "$(field late_max_us patched.log)" -le "$(field bound_us patched.log)"
 '
 
+test_expect_success KERNEL 'patched: the series selftest futex_pi_spin_owner passes' '
+	grep -q "KSERIES-RESULT: futex_pi_spin_owner rc=0" "$TRASH/patched.log"
+'
+
 test_expect_success KERNEL 'base: the same assertion fails (late, or not ETIMEDOUT)' '
 	test_must_fail "$SRC_DIR/kernel/vm-run" --timeout 900 --log "$TRASH/base.log" \
 		"$IMAGES/base.bzImage" "$TRASH/initrd.gz" >/dev/null &&
 	grep "^rtmutex-timedlock:" "$TRASH/base.log" &&
 	grep -q "KSERIES-DONE: status=1" "$TRASH/base.log" &&
 	grep -q "KSERIES-RESULT: rtmutex-timedlock rc=1" "$TRASH/base.log" &&
+	grep -q "KSERIES-RESULT: futex_pi_spin_owner rc=[1-9]" "$TRASH/base.log" &&
 	test "$(field verdict base.log)" = fail
 '
 
