@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Find calls that may sleep while a spinlock, raw spinlock or rwlock is held.
+///
+/// Lock regions: spin_lock*(), raw_spin_lock*(), read_lock*(), write_lock*()
+/// up to the unlock of the same lock expression on each path; the success
+/// path of *_trylock*() (`if (trylock(l)) {...}`, `if (!trylock(l)) S; ...`);
+/// guard(spinlock...)(l) to the end of its block; scoped_guard(spinlock..., l)
+/// { ... }.  Sleepers: a built-in list (see SLEEP_RE below), allocations whose
+/// GFP allows direct reclaim (including the k*alloc_obj*() helpers of 7.2,
+/// whose GFP defaults to GFP_KERNEL), the names in sleepers.txt, and, to a
+/// fixed point, the functions of the same file that reach one of those on
+/// some path from their entry without dropping a spinlock first.
+///
+/// spatch does all the matching (regions, calls, paths from a function's
+/// entry); the python below only classifies the matched calls by name and
+/// GFP argument and computes the transitive closure over the facts that
+/// spatch collected, in the finalize step, once per run.
+///
+/// Environment: KSERIES_SLEEPERS=path of the list of outside sleepers
+/// (one name per line, '#' comments, a trailing '*' is a prefix match).
+/// Output: one line per finding on stdout, see cocci/README.md.
+//
+// Options: --no-includes --macro-file cocci/sleep_in_atomic.h
+// Works with spatch 1.1.1 (Debian bookworm) and 1.3.0.
+
+@initialize:python@
+@@
+import os
+import re
+
+# Facts collected by the matching rules, keyed by file.
+REGION = []     # (file, lock_text, lock_line, call_name, args, call_line, kind, lock_col)
+CLEAN = {}      # (file, function) -> list of (call_name, args, call_line)
+GUARD_END = {}  # (file, guard_line, guard_col) -> list of closing-brace (line, col)
+SOURCES = {}
+ARGS = {}       # (file, line, col) of the name of a call -> its arguments as spatch prints them
+INTEREST = set()  # names worth following along paths: possible sleepers, defined functions
+
+SLEEP_RE = re.compile(r'^(?:'
+    r'mutex_lock(?:_interruptible|_killable|_io)?(?:_nested)?'
+    r'|rt_mutex_lock(?:_interruptible|_killable|_nested)?'
+    r'|down(?:_interruptible|_killable|_timeout)?'
+    r'|down_(?:read|write)(?:_interruptible|_killable)?(?:_nested|_non_owner)?'
+    r'|might_sleep(?:_if)?|__might_sleep|might_fault|cond_resched'
+    r'|msleep(?:_interruptible)?|ssleep|fsleep|usleep_range(?:_state|_idle)?'
+    r'|schedule|schedule_timeout(?:_interruptible|_killable|_uninterruptible|_idle)?'
+    r'|schedule_hrtimeout(?:_range)?|schedule_preempt_disabled|io_schedule(?:_timeout)?'
+    r'|wait_event\w*|wait_for_completion\w*'
+    r'|(?:__)?copy_(?:to|from)_user\w*|copy_struct_from_user|(?:__)?clear_user'
+    r'|strncpy_from_user|strnlen_user|(?:__)?get_user|(?:__)?put_user'
+    r'|mmap_(?:read|write)_lock(?:_killable|_interruptible)?'
+    r'|vm_insert_pages?|vm_map_pages(?:_zero)?'
+    r'|zap_vma_range|zap_page_range_single|zap_vma_ptes'
+    r'|get_user_pages\w*|pin_user_pages\w*'
+    r'|kvfree(?:_sensitive)?|vfree|vmalloc\w*|vzalloc\w*|__vmalloc\w*|vmap|vunmap'
+    r'|synchronize_(?:rcu\w*|srcu\w*|net|irq|sched)|rcu_barrier\w*'
+    r'|disable_irq|request_irq|request_threaded_irq|free_irq'
+    r'|mmput'
+    r')$')
+
+# Never sleepers, whatever the lists above say.
+NOT_SLEEP_RE = re.compile(r'(?:trylock|^cond_resched_lock$|^mmput_async$'
+                          r'|_fast_only$|^vfree_atomic$|^disable_irq_nosync$'
+                          r'|_nofault$|^try_wait_for_completion$)')
+
+# GFP flags that allow direct reclaim.
+GFP_RECLAIM_RE = re.compile(r'\b(GFP_KERNEL|GFP_KERNEL_ACCOUNT|GFP_USER|GFP_HIGHUSER'
+                            r'|GFP_HIGHUSER_MOVABLE|GFP_NOIO|GFP_NOFS|GFP_TRANSHUGE'
+                            r'|__GFP_RECLAIM|__GFP_DIRECT_RECLAIM)\b')
+GFP_MASKED_RE = re.compile(r'~\s*\(?\s*(__GFP_RECLAIM|__GFP_DIRECT_RECLAIM)\b')
+
+# 7.2 include/linux/slab.h: k{m,z,vm,vz}alloc_{obj,objs,flex}(V[, COUNT|FAM, COUNT][, GFP]);
+# the GFP is optional and defaults to GFP_KERNEL (default_gfp() in gfp.h).
+OBJ_HELPER_RE = re.compile(r'^k(?:m|z|vm|vz)alloc_(obj|objs|flex)$')
+OBJ_MIN_ARGS = {'obj': 1, 'objs': 2, 'flex': 3}
+
+def load_outside():
+    names, prefixes = set(), []
+    path = os.environ.get('KSERIES_SLEEPERS', '')
+    if not path:
+        return names, prefixes
+    with open(path) as f:
+        for line in f:
+            line = line.split(chr(35), 1)[0].strip()
+            if not line:
+                continue
+            if line.endswith('*'):
+                prefixes.append(line[:-1])
+            else:
+                names.add(line)
+    return names, prefixes
+
+OUT_NAMES, OUT_PREFIXES = load_outside()
+
+def split_args(s):
+    """Split spatch's printing of an argument list at top-level commas."""
+    args, depth, cur = [], 0, ''
+    for ch in s:
+        if ch in '([{':
+            depth += 1
+        elif ch in ')]}':
+            depth -= 1
+        if ch == ',' and depth == 0:
+            args.append(cur.strip())
+            cur = ''
+        else:
+            cur += ch
+    if cur.strip():
+        args.append(cur.strip())
+    return args
+
+def squash(s):
+    return re.sub(r'\s+', '', s)
+
+def gfp_reclaims(arg):
+    return bool(GFP_RECLAIM_RE.search(arg)) and not GFP_MASKED_RE.search(arg)
+
+def direct_sleeper(name, args, lock):
+    """Why NAME(ARGS) may sleep with LOCK held, or None."""
+    if NOT_SLEEP_RE.search(name):
+        return None
+    a = split_args(args)
+    m = OBJ_HELPER_RE.match(name)
+    if m:
+        if len(a) <= OBJ_MIN_ARGS[m.group(1)]:
+            return 'GFP_KERNEL'
+        return 'gfp' if gfp_reclaims(a[-1]) else None
+    # Waits that drop the lock they are given: fine under that lock only.
+    if name.startswith('wait_event') and ('_lock_irq' in name or '_locked' in name):
+        if lock is not None:
+            held = squash(lock).lstrip('&')
+            if any(held == squash(x).lstrip('&') or held.startswith(squash(x).lstrip('&') + '.')
+                   for x in a):
+                return None
+        return 'direct'
+    if SLEEP_RE.match(name):
+        return 'direct'
+    if name in OUT_NAMES or any(name.startswith(p) for p in OUT_PREFIXES):
+        return 'list'
+    if any(gfp_reclaims(x) for x in a):
+        return 'gfp'
+    return None
+
+def lock_text(file, pos):
+    """The lock expression as written in the source, without a leading '&'."""
+    try:
+        if file not in SOURCES:
+            with open(file, errors='replace') as f:
+                SOURCES[file] = f.read().split('\n')
+        lines = SOURCES[file]
+        l0, c0 = int(pos.line), int(pos.column)
+        l1, c1 = int(pos.line_end), int(pos.column_end)
+        if l0 == l1:
+            t = lines[l0 - 1][c0:c1]
+        else:
+            t = lines[l0 - 1][c0:] + ' ' + ' '.join(lines[l0:l1 - 1]) + ' ' + lines[l1 - 1][:c1]
+        t = ' '.join(t.split())
+    except Exception:
+        t = None
+    return t
+
+def interesting(f):
+    return str(f) in INTEREST
+
+def args_at(p):
+    return ARGS.get((p.file, int(p.line), int(p.column)), '')
+
+def add_region(kind, pl, L, p1, F, p2):
+    text = lock_text(p1[0].file, pl[0]) or L
+    text = text.strip()
+    if text.startswith('&'):
+        text = text[1:].strip()
+    for p in p2:
+        REGION.append((p.file, text, int(p1[0].line), str(F), args_at(p), int(p.line), kind,
+                       int(p1[0].column)))
+
+def add_clean(G, F, pf):
+    for p in pf:
+        CLEAN.setdefault((p.file, str(G)), []).append((str(F), args_at(p), int(p.line)))
+
+// ---------------------------------------------------------------------------
+// Cheap prepass, no paths: the arguments of every call, and the names that the
+// path rules below need to follow (the own functions of the file and the calls
+// that may sleep by themselves). Restricting the path rules to those names
+// keeps them fast: an unconstrained F makes spatch track one binding per
+// callee along every path (about 10x slower on binder_alloc.c).
+
+@defs@
+identifier FN;
+@@
+FN(...) { ... }
+
+@script:python@
+FN << defs.FN;
+@@
+INTEREST.add(str(FN))
+
+@calls@
+identifier F;
+expression list ES;
+position p;
+@@
+F@p(ES)
+
+@script:python@
+F << calls.F; ES << calls.ES; p << calls.p;
+@@
+for q in p:
+    ARGS[(q.file, int(q.line), int(q.column))] = str(ES)
+if direct_sleeper(str(F), str(ES), None):
+    INTEREST.add(str(F))
+
+// ---------------------------------------------------------------------------
+// Lock regions.
+
+@region exists@
+expression L;
+identifier F : script:python() { interesting(F) };
+identifier LK =~ "^(raw_)?(spin|read|write)_lock(_irq|_irqsave|_bh)?(_nested)?$";
+identifier UL =~ "^(raw_)?(spin|read|write)_unlock(_irq|_irqrestore|_bh)?$";
+position p1, p2, pl;
+@@
+LK@p1(L@pl, ...)
+... when != UL(L, ...)
+    when any
+F@p2(...)
+
+@script:python@
+p1 << region.p1; pl << region.pl; L << region.L; F << region.F;
+p2 << region.p2;
+@@
+add_region('lock', pl, L, p1, F, p2)
+
+@tryregion exists@
+expression L;
+identifier F : script:python() { interesting(F) };
+identifier TL =~ "^(raw_)?(spin|read|write)_trylock(_irq|_irqsave|_bh)?$";
+identifier UL =~ "^(raw_)?(spin|read|write)_unlock(_irq|_irqrestore|_bh)?$";
+position p1, p2, pl;
+statement S;
+@@
+(
+if (!TL@p1(L@pl, ...)) S
+... when != UL(L, ...)
+    when any
+F@p2(...)
+|
+if (TL@p1(L@pl, ...)) {
+... when != UL(L, ...)
+    when any
+F@p2(...)
+... when any
+} else S
+|
+if (TL@p1(L@pl, ...)) {
+... when != UL(L, ...)
+    when any
+F@p2(...)
+... when any
+}
+)
+
+@script:python@
+p1 << tryregion.p1; pl << tryregion.pl; L << tryregion.L; F << tryregion.F; p2 << tryregion.p2;
+@@
+add_region('trylock', pl, L, p1, F, p2)
+
+@guardregion exists@
+expression L;
+identifier F : script:python() { interesting(F) };
+identifier G =~ "^((raw_)?spinlock(_irq|_irqsave|_bh|_nested)?|(read|write)_lock(_irq|_irqsave|_bh)?)$";
+position p1, p2, pl;
+@@
+guard(G)@p1(L@pl);
+... when any
+F@p2(...)
+
+@script:python@
+p1 << guardregion.p1; pl << guardregion.pl; L << guardregion.L; F << guardregion.F; p2 << guardregion.p2;
+@@
+add_region('guard', pl, L, p1, F, p2)
+
+// The closing braces of the blocks around a guard(); the nearest one after
+// the guard ends its scope. No match: the guard is at function level.
+@guardblock exists@
+expression L;
+identifier G =~ "^((raw_)?spinlock(_irq|_irqsave|_bh|_nested)?|(read|write)_lock(_irq|_irqsave|_bh)?)$";
+position p1, pe;
+@@
+{
+... when any
+guard(G)@p1(L);
+... when any
+}@pe
+
+@script:python@
+p1 << guardblock.p1; pe << guardblock.pe;
+@@
+GUARD_END.setdefault((p1[0].file, int(p1[0].line), int(p1[0].column)), []).append(
+    (int(pe[0].line), int(pe[0].column)))
+
+@scopedregion exists@
+iterator name scoped_guard;
+expression L;
+identifier F : script:python() { interesting(F) };
+identifier G =~ "^((raw_)?spinlock(_irq|_irqsave|_bh|_nested)?|(read|write)_lock(_irq|_irqsave|_bh)?)$";
+position p1, p2, pl;
+@@
+scoped_guard@p1(G, L@pl) {
+... when any
+F@p2(...)
+... when any
+}
+
+@script:python@
+p1 << scopedregion.p1; pl << scopedregion.pl; L << scopedregion.L; F << scopedregion.F; p2 << scopedregion.p2;
+@@
+add_region('scoped', pl, L, p1, F, p2)
+
+// ---------------------------------------------------------------------------
+// Calls a function makes on some path from its entry without dropping a
+// spinlock it was called with (an unlock of a lock it took itself is fine).
+
+@clean exists@
+identifier FN;
+identifier F : script:python() { interesting(F) };
+identifier LK =~ "^(raw_)?(spin|read|write)_lock(_irq|_irqsave|_bh)?(_nested)?$";
+identifier UL =~ "^(raw_)?(spin|read|write)_unlock(_irq|_irqrestore|_bh)?$";
+expression E;
+position pf;
+@@
+FN(...) {
+(
+... when != UL(...)
+    when any
+F@pf(...)
+... when any
+|
+... when != UL(...)
+    when any
+LK(E, ...);
+... when != UL(...)
+    when any
+UL(E, ...);
+... when != UL(...)
+    when any
+F@pf(...)
+... when any
+)
+}
+
+@script:python@
+FN << clean.FN; F << clean.F; pf << clean.pf;
+@@
+add_clean(FN, F, pf)
+
+// ---------------------------------------------------------------------------
+
+@finalize:python@
+@@
+# Transitive sleepers, per file, to a fixed point: CHAIN[(file, fn)] is the
+# shortest known call chain from fn to a direct sleeper.
+CHAIN = {}
+by_file = {}
+for (file, fn), calls in CLEAN.items():
+    by_file.setdefault(file, {})[fn] = calls
+for file, fns in by_file.items():
+    changed = True
+    while changed:
+        changed = False
+        for fn, calls in sorted(fns.items()):
+            best = CHAIN.get((file, fn))
+            for (callee, args, line) in sorted(calls, key=lambda c: c[2]):
+                if callee == fn:
+                    continue
+                if direct_sleeper(callee, args, None):
+                    cand = [callee]
+                elif (file, callee) in CHAIN:
+                    cand = [callee] + CHAIN[(file, callee)]
+                else:
+                    continue
+                if best is None or len(cand) < len(best):
+                    best = cand
+            if best is not None and CHAIN.get((file, fn)) != best:
+                CHAIN[(file, fn)] = best
+                changed = True
+
+def in_guard_scope(file, lock_line, lock_col, call_line):
+    if call_line < lock_line:
+        return False
+    ends = GUARD_END.get((file, lock_line, lock_col), [])
+    ends = [e for e in ends if e > (lock_line, lock_col)]
+    if not ends:
+        return True
+    return call_line <= min(ends)[0]
+
+seen = set()
+for (file, lock, lock_line, name, args, line, kind, lock_col) in REGION:
+    if kind == 'guard' and not in_guard_scope(file, lock_line, lock_col, line):
+        continue
+    why = direct_sleeper(name, args, lock)
+    via = ''
+    if not why:
+        chain = CHAIN.get((file, name))
+        if not chain:
+            continue
+        via = ' via ' + ' -> '.join("'%s'" % n for n in [name] + chain)
+    msg = "%s:%d: sleeping call '%s' while holding '%s' (taken at line %d)%s" % (
+        file, line, name, lock, lock_line, via)
+    if msg not in seen:
+        seen.add(msg)
+        print(msg)
