@@ -1080,7 +1080,9 @@ int format_version(struct series *s, int version,
 		      s->name, format_bad_subject(title));
 		goto out;
 	}
-	f->cover = o->cover == 1 || (o->cover == -1 && patches->len > 1);
+	/* a cover when there are several patches, or one was posted */
+	f->cover = o->cover == 1 ||
+		   (o->cover == -1 && (patches->len > 1 || is_file(cover_path)));
 	if (f->cover && (!title || !*title)) {
 		error("'%s' has no title for its cover letter (series.title)",
 		      s->name);

@@ -25,8 +25,9 @@
  * blurb is the stored cover's (vN/0000-cover-letter.patch) when there is
  * one; "Changes in vN:" is drafted from the feedback addressed since
  * v(N-1) when the blurb has none, and ends with "- Link to v(N-1): ..."
- * as b4 writes it. A series of one patch gets no cover letter (as b4
- * sends it): its changelog goes below the patch's "---".
+ * as b4 writes it. A series of one patch gets no cover letter unless its
+ * version has one stored (as b4 sends it): its changelog goes below the
+ * patch's "---".
  */
 
 /* Who signs the versions we write (HACKING.md, Identity). */
@@ -35,7 +36,8 @@
 
 struct format_opts {
 	const char *repo;	/* the base repository; NULL: kernel_tree() */
-	int cover;		/* 1 always, 0 never, -1 when >1 patch */
+	int cover;		/* 1 always, 0 never, -1 when >1 patch or
+				 * the version has a stored cover */
 	bool thread;		/* --thread (and --in-reply-to) */
 	const char *in_reply_to;	/* override the previous posting */
 	bool recipients;	/* To/Cc from notes and get_maintainer.pl */
