@@ -93,6 +93,21 @@ test_expect_success 'the one-patch series round-trips through git am' '
 	am_check out1
 '
 
+test_expect_success 'the user'"'"'s format.* and diff.* settings do not change the mails' '
+	git config --global format.signOff true &&
+	git config --global format.suffix .txt &&
+	git config --global diff.noprefix true &&
+	git config --global diff.relative true &&
+	kseries format one@v1 -o out1b >written &&
+	git config --global --remove-section format &&
+	git config --global --remove-section diff &&
+	ls out1b >files &&
+	echo 0001-binder-add-one.patch >expect &&
+	test_cmp expect files &&
+	grep "^diff --git a/drivers/android/binder.c b/drivers/android/binder.c$" out1b/*.patch &&
+	am_check out1b
+'
+
 test_expect_success 'the same bytes as git format-patch, apart from what we add' '
 	grep -v "^\(To\|Cc\|Message-Id\|change-id\):\|^    " out1/0001-binder-add-one.patch >got &&
 	grep -v "^From [0-9a-f]* Mon Sep" got >got.1 &&

@@ -1267,12 +1267,19 @@ int format_version(struct series *s, int version,
 				"GIT_CONFIG_VALUE_%d=%s", nconf, desc));
 			nconf++;
 		}
-		/* a/ b/ prefixes whatever the user's diff config says */
-		g_ptr_array_add(env, g_strdup_printf(
-			"GIT_CONFIG_KEY_%d=diff.noprefix", nconf));
-		g_ptr_array_add(env, g_strdup_printf(
-			"GIT_CONFIG_VALUE_%d=false", nconf));
-		nconf++;
+		/* a/ b/ prefixes and whole-tree paths whatever the user's
+		 * diff config says */
+		for (int k = 0; k < 3; k++) {
+			static const char *const keys[] = {
+				"diff.noprefix", "diff.mnemonicPrefix",
+				"diff.relative" };
+
+			g_ptr_array_add(env, g_strdup_printf(
+				"GIT_CONFIG_KEY_%d=%s", nconf, keys[k]));
+			g_ptr_array_add(env, g_strdup_printf(
+				"GIT_CONFIG_VALUE_%d=false", nconf));
+			nconf++;
+		}
 		g_ptr_array_add(env, g_strdup_printf("GIT_CONFIG_COUNT=%d",
 						     nconf));
 		g_ptr_array_add(env, NULL);
@@ -1280,7 +1287,13 @@ int format_version(struct series *s, int version,
 		g_ptr_array_add(argv, g_strdup("git"));
 		g_ptr_array_add(argv, g_strdup("format-patch"));
 		g_ptr_array_add(argv, g_strdup("--quiet"));
+		/* the user's format.* settings must not change the mails:
+		 * no sign-off or notes added, .patch names */
 		g_ptr_array_add(argv, g_strdup("--no-attach"));
+		g_ptr_array_add(argv, g_strdup("--no-signoff"));
+		g_ptr_array_add(argv, g_strdup("--no-notes"));
+		g_ptr_array_add(argv, g_strdup("--suffix=.patch"));
+		g_ptr_array_add(argv, g_strdup("--no-numbered-files"));
 		g_ptr_array_add(argv, g_strdup(f->cover ? "--cover-letter" :
 						       "--no-cover-letter"));
 		if (f->cover)
