@@ -835,6 +835,11 @@ enum feedback_status feedback_status_at(struct feedback_ctx *ctx,
 		/* about the series: open while no patch of it changed */
 		guint same = 0;
 
+		if (!strcmp(it->kind, "trailer")) {
+			*paired = 0;
+			return FB_OPEN;	/* for the series: carried as is */
+		}
+
 		if (!va->patches->len)
 			return FB_UNKNOWN;
 		for (guint i = 0; i < va->patches->len; i++) {
