@@ -103,6 +103,12 @@ test_expect_success JQ 'rtmutex: the quoted changelog criticism is recovered, at
 		jq -e ".quoted | length == 0"
 '
 
+test_expect_success JQ 'the mbox can come from a pipe' '
+	cat "$SEEDS/seed-004-binder-large-handles-v1.mbox" | kseries review extract - >pipe.json &&
+	kseries review extract "$SEEDS/seed-004-binder-large-handles-v1.mbox" >file.json &&
+	test_cmp file.json pipe.json
+'
+
 test_expect_success 'usage errors and a missing file' '
 	test_expect_code 129 kseries review &&
 	test_expect_code 129 kseries review extract &&

@@ -22,6 +22,31 @@ static int dump(const char *buf, size_t size, void *data)
 	return fwrite(buf, 1, size, data) == size ? 0 : -1;
 }
 
+/* "-": the mbox from a pipe, which cannot be mapped like a file. */
+static int read_stdin(GPtrArray *mails)
+{
+	GString *buf = g_string_new(NULL);
+	char chunk[65536];
+	size_t n;
+	int ret;
+
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
+		if (buf->len + n > MAIL_MAX_FILE) {
+			g_string_free(buf, TRUE);
+			return error("standard input is larger than %u bytes",
+				     MAIL_MAX_FILE);
+		}
+		g_string_append_len(buf, chunk, (gssize)n);
+	}
+	if (ferror(stdin)) {
+		g_string_free(buf, TRUE);
+		return error_errno("cannot read standard input");
+	}
+	ret = mail_parse_mbox(buf->str, buf->len, "<stdin>", mails);
+	g_string_free(buf, TRUE);
+	return ret;
+}
+
 static int review_extract_cmd(int argc, const char **argv)
 {
 	const char *path = NULL;
@@ -39,7 +64,7 @@ static int review_extract_cmd(int argc, const char **argv)
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			usage(review_usage);
 		else if (argv[i][0] == '-' && argv[i][1])
-			usage(review_usage);
+			usage(review_usage);	/* "-" alone is stdin */
 		else if (path)
 			usage(review_usage);
 		else
@@ -48,7 +73,8 @@ static int review_extract_cmd(int argc, const char **argv)
 	if (!path)
 		usage(review_usage);
 	mails = mail_array_new();
-	if (mail_read_mbox(!strcmp(path, "-") ? "/dev/stdin" : path, mails) < 0) {
+	if (!strcmp(path, "-") ? read_stdin(mails) < 0
+			       : mail_read_mbox(path, mails) < 0) {
 		g_ptr_array_unref(mails);
 		return EXIT_FATAL;
 	}
