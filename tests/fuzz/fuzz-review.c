@@ -3,7 +3,8 @@
  * libFuzzer harness: review extraction (DESIGN.md §5) on arbitrary mail.
  * The mbox goes through threading, diff parsing, quote anchoring,
  * comment segmentation, trailers and the JSON writer; the raw bytes are
- * also parsed as a diff and every line fed to the anchor matcher.
+ * also parsed as a diff and every line fed to the anchor matcher, and
+ * as a feedback record, which must format back to what it parses from.
  * Nothing may crash, and the JSON must be valid.
  */
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "anchor.h"
+#include "feedback.h"
 #include "mail.h"
 #include "patch.h"
 #include "review.h"
@@ -47,12 +49,32 @@ static void raw_diff(const char *s, size_t len)
 	patch_release(&p);
 }
 
+static void record(const char *s, size_t len)
+{
+	struct feedback_item *it, *again;
+	char *text, *text2;
+
+	if (feedback_parse(s, len, &it) < 0)
+		return;
+	text = feedback_format(it);
+	if (feedback_parse(text, strlen(text), &again) < 0)
+		abort();
+	text2 = feedback_format(again);
+	if (strcmp(text, text2))
+		abort();	/* a record is a fixed point once written */
+	g_free(text);
+	g_free(text2);
+	feedback_item_free(again);
+	feedback_item_free(it);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	GPtrArray *mails = mail_array_new();
 
 	mail_init();
 	raw_diff((const char *)data, size);
+	record((const char *)data, size);
 	if (mail_parse_mbox((const char *)data, size, "fuzz", mails) == 0) {
 		struct review r;
 		json_t *j;
