@@ -145,6 +145,19 @@ for spec in $(test_have_prereq TREE && latest_versions); do
 	'
 done
 
+test_expect_success TREE,B4 'send --b4 --dry-run: b4 send from the prep branch, offline' '
+	spec=$(grep "^binder-defer-complete@" "$TRASH/versions" | head -n 1) &&
+	test -n "$spec" &&
+	GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.smtpserver \
+	GIT_CONFIG_VALUE_0=/bin/false \
+	unshare -n "$KSERIES" send "$spec" --b4 -w "$TRASH/k" --dry-run --no-sign \
+		</dev/null >out 2>&1 &&
+	# b4 --dry-run prints each mail behind "    | "
+	grep "| Subject: \[PATCH v3\] rust_binder: add TF_DEFER_COMPLETE" out &&
+	grep "| change-id: 20260715-defer-complete-f1dea9af13a8$" out &&
+	grep "^DRYRUN: Would have sent 1 messages$" out
+'
+
 test_expect_success TREE 'no temporary branch is left in the base tree' '
 	git -C "$TREE" for-each-ref refs/heads/kseries-format/ >refs &&
 	test_line_count = 0 refs

@@ -827,7 +827,12 @@ static bool split_ident(const char *l, char **name, char **email,
 	*name = g_strndup(l, lt - l);
 	g_strstrip(*name);
 	*email = g_strndup(lt + 1, gt - lt - 1);
-	*date = g_strdup_printf("@%s", g_strstrip(g_strdup(gt + 1)));
+	{
+		char *d = g_strstrip(g_strdup(gt + 1));
+
+		*date = g_strdup_printf("@%s", d);
+		g_free(d);
+	}
 	return true;
 }
 
