@@ -212,7 +212,7 @@ static const char *const attribution_ends[] = {
 	"wrote:", "writes:", "wrote :", "said:", "a écrit :", "a écrit:",
 	"schrieb:", "escribió:", "ha scritto:", "schreef:", "escreveu:",
 	"skrev:", "napisał:", "napisał(a):", "написал:", "написал(а):",
-	"kirjoitti:", "írta:", "wrote", "写道：", "写道:", "のメッセージ:",
+	"kirjoitti:", "írta:", "写道：", "写道:", "のメッセージ:",
 	"kirjutas:", "napsal:", "napísal:", "scrisse:", "pisze:",
 };
 
@@ -317,16 +317,20 @@ static bool greeting(const char *s, size_t len)
  * the sender's names) says nothing to act on.
  */
 static const char *const thanks_words[] = {
-	"thanks", "thank", "you", "thx", "ty", "tia", "for", "the", "this",
-	"patch", "patches", "series", "fix", "fixing", "work", "your", "a",
-	"lot", "much", "so", "very", "again", "many", "all", "regards", "best",
-	"kind", "cheers", "br", "ta", "greetings", "merci", "danke", "vielen",
-	"dank", "viele", "grüße", "gruß", "gruesse", "mit", "freundlichen",
-	"cordialement", "saludos", "grazie", "tack", "bedankt", "and", "in",
-	"advance", "sincerely", "yours", "warm", "wishes", "take", "care",
-	"have", "nice", "day", "weekend", "looking", "into", "it", "taking",
-	"care", "of", "that", "reporting", "report", "review", "reviewing",
-	"sending", "doing", "sure", "np", "no", "problem", "-", "--",
+	"thanks", "thank", "thx", "ty", "tia", "regards", "cheers", "br",
+	"ta", "greetings", "merci", "danke", "dank", "grüße", "gruß",
+	"gruesse", "cordialement", "saludos", "grazie", "tack", "bedankt",
+	"sincerely", "wishes", "best",
+};
+
+/* Words that may go with them without making a line say more. */
+static const char *const thanks_filler[] = {
+	"you", "for", "the", "this", "patch", "patches", "series", "fix",
+	"fixing", "work", "your", "a", "lot", "much", "so", "very", "again",
+	"many", "all", "kind", "vielen", "viele", "mit", "freundlichen", "and",
+	"in", "advance", "yours", "warm", "looking", "into", "it", "taking",
+	"care", "of", "that", "reporting", "the", "review", "reviewing",
+	"sending", "-", "--",
 };
 
 static bool in_list(const char *w, const char *const *list, size_t n)
@@ -411,29 +415,39 @@ static bool filler_line(const char *s, size_t len)
 static bool closing_line(const char *s, size_t len, const struct mail *m,
 			 bool allow_thanks)
 {
-	char *l = lower_trim(s, len);
+	char *o = g_strndup(s, len);
+	char *t = g_strstrip(o);
 	char **w;
+	unsigned names = 0;
 	bool any_name = false, any_thanks = false, other = false;
 
-	if (!*l || count_words(l) > 8) {
-		g_free(l);
+	if (!*t || count_words(t) > 8) {
+		g_free(o);
 		return false;
 	}
 	/* "-Steve", "-- Alice", "~Alice" */
-	w = words_of(l[0] == '-' || l[0] == '~' ? l + strspn(l, "-~ ") : l);
+	w = words_of(t[0] == '-' || t[0] == '~' ? t + strspn(t, "-~ ") : t);
 	for (char **p = w; *p; p++) {
+		char *lw;
+
 		if (!**p)
 			continue;
-		if (name_word(*p, m))
+		lw = g_utf8_strdown(*p, -1);
+		if (name_word(lw, m))
 			any_name = true;
-		else if (in_list(*p, thanks_words, G_N_ELEMENTS(thanks_words)))
+		else if (in_list(lw, thanks_words, G_N_ELEMENTS(thanks_words)))
 			any_thanks = true;
+		else if (in_list(lw, thanks_filler, G_N_ELEMENTS(thanks_filler)))
+			;
+		else if (g_unichar_isupper(g_utf8_get_char(*p)) && names < 2)
+			names++;	/* "Thanks, Bob!": someone's name */
 		else
 			other = true;
+		g_free(lw);
 	}
 	g_strfreev(w);
-	g_free(l);
-	if (other)
+	g_free(o);
+	if (other || (names && !any_thanks))
 		return false;
 	return any_name || (allow_thanks && any_thanks);
 }

@@ -231,6 +231,22 @@ static void test_noise(void **state)
 	fx_free(f);
 }
 
+/* Short answers are review, not thanks */
+static void test_short_answers(void **state)
+{
+	struct fx *f = extract(
+		HDR("Ann Author <ann@example.org>", "s1@x", "In-Reply-To: <p1@x>\n",
+		    "Re: [PATCH 1/2] k: change f")
+		"> Is x = 2 needed?\n\nNo.\n\n"
+		"> Will you fix it in v2?\n\nSure, in v2.\n\n"
+		"> Thanks!\n\nThank you for the review, Bob!\n\nAnn\n");
+
+	assert_int_equal(f->r.comments->len, 2);
+	assert_string_equal(comment(f, 0)->text, "No.");
+	assert_string_equal(comment(f, 1)->text, "Sure, in v2.");
+	fx_free(f);
+}
+
 static void test_bot(void **state)
 {
 	struct fx *f = extract(
@@ -383,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_attributions),
 		cmocka_unit_test(test_outlook),
 		cmocka_unit_test(test_noise),
+		cmocka_unit_test(test_short_answers),
 		cmocka_unit_test(test_bot),
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_absent_target),
