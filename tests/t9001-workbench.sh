@@ -171,13 +171,13 @@ test_expect_success ROOT 'chroot-run --host unmounts when the command is killed'
 	fresh_cache &&
 	before=$(mounts) &&
 	mkdir -p b && chown 7213:7213 b &&
-	{ "$K/chroot-run" --host --bind "$PWD/b" -- sleep 60 & } &&
+	{ "$K/chroot-run" --host --bind "$PWD/b" -- sleep 4711.5 & } &&
 	pid=$! &&
-	for i in $(seq 50); do pgrep -f "^sleep 60" >/dev/null && break; sleep 0.1; done &&
+	for i in $(seq 50); do pgrep -f "^sleep 4711.5" >/dev/null && break; sleep 0.1; done &&
 	kill -TERM "$pid" &&
 	rc=0 && wait "$pid" || rc=$? &&
 	test "$rc" != 0 &&
-	! pgrep -f "^sleep 60" &&
+	! pgrep -f "^sleep 4711.5" &&
 	test "$(mounts)" = "$before"
 '
 
