@@ -133,6 +133,58 @@ test_expect_success 'resolve refuses bad input' '
 	test_must_fail kseries feedback ingest ../x "$SEED"
 '
 
+# A tiny base tree (KSERIES_TREE) lets both versions apply, so that the
+# pairing comes from `git range-diff`: v2 reorders the patches and renames
+# them, which subject pairing alone cannot follow.
+test_expect_success JQ 'with a base tree, versions are paired by git range-diff' '
+	git init -q tree && (
+		cd tree &&
+		mkdir k && printf "int a;\n" >k/a.c && printf "int b;\n" >k/b.c &&
+		git add k && git commit -q -m base && git tag v7.2.13 &&
+		printf "int a;\nint foo(void);\n" >k/a.c &&
+		git commit -q -am "k: add foo" &&
+		printf "int b;\nint bar(void);\nint baz(void);\n" >k/b.c &&
+		git commit -q -am "k: add bar" &&
+		git format-patch -q --thread=shallow -o ../v1 v7.2.13 &&
+		git checkout -q -b v2 v7.2.13 &&
+		printf "int b;\nint bar(void);\nint baz(void);\n" >k/b.c &&
+		git commit -q -am "k: introduce the bar helpers" &&
+		printf "int a;\nlong foo(void);\n" >k/a.c &&
+		git commit -q -am "k: declare foo" &&
+		git format-patch -q -o ../v2 v7.2.13
+	) &&
+	d=rd/series/rd && mkdir -p $d/v1 $d/v2 &&
+	git config -f $d/series.conf series.base v7.2.13 &&
+	cp v1/*.patch $d/v1/ && cp v2/*.patch $d/v2/ &&
+	mid=$(sed -n "s/^Message-I[dD]: <\(.*\)>/\1/p" $d/v1/0002-*.patch) &&
+	test -n "$mid" &&
+	{
+		echo "From r@x Thu Jan  1 00:00:00 1970"
+		echo "From: Rev <rev@example.org>"
+		echo "Subject: Re: [PATCH 2/2] k: add bar"
+		echo "Message-ID: <rd-review@x>"
+		echo "In-Reply-To: <$mid>"
+		echo
+		echo "> +int baz(void);"
+		echo
+		echo "Is baz needed?"
+	} >review.mbox &&
+	export KSERIES_TREE=$PWD/tree KSERIES_CACHE=$PWD/cache &&
+	cd rd &&
+	kseries feedback ingest rd ../review.mbox &&
+	kseries feedback rd@v2 --json >out.json &&
+	jq -r ".[] | \"\(.status) \(.paired_patch_index) \(.file):\(.line)\"" out.json >actual &&
+	echo "open 1 k/b.c:3" >expect &&
+	test_cmp expect actual &&
+	cat ../cache/results/feedback-range-diff/* >pairs &&
+	grep -x "2:  x = 1:  x" pairs &&
+	# without range-diff the renamed, reordered patch is still found by
+	# its lines, and the result is the same
+	KSERIES_NO_RANGE_DIFF=1 kseries feedback rd@v2 --json >out2.json &&
+	jq -r ".[] | \"\(.status) \(.paired_patch_index) \(.file):\(.line)\"" out2.json >actual2 &&
+	test_cmp expect actual2
+'
+
 RT=$SRC_DIR/series/rtmutex-wake-check
 test -f "$RT/v1/0001-locking-rtmutex-Stop-spinning-on-the-owner-when-the-.patch" &&
 	test -d "$RT/v2" && test_set_prereq RTMUTEX_STORE

@@ -7,10 +7,12 @@
 #include <string.h>
 
 #include "anchor.h"
+#include "apply.h"
 #include "feedback.h"
 #include "mail.h"
 #include "patch.h"
 #include "review.h"
+#include "run.h"
 #include "subject.h"
 #include "util.h"
 #include "banned.h"
@@ -574,6 +576,8 @@ struct vinfo {
 struct feedback_ctx {
 	const struct series *s;
 	GHashTable *versions;	/* int → struct vinfo * */
+	GHashTable *pairs;	/* "A:B" → GArray of int, or NULL: range-diff
+				 * pairing of A's patches with B's */
 };
 
 static void vpatch_free(struct vpatch *vp)
@@ -594,6 +598,12 @@ static void vinfo_free(gpointer data)
 	g_free(vi);
 }
 
+static void pairs_free(gpointer a)
+{
+	if (a)
+		g_array_free(a, TRUE);
+}
+
 struct feedback_ctx *feedback_ctx_new(const struct series *s)
 {
 	struct feedback_ctx *ctx = g_new0(struct feedback_ctx, 1);
@@ -601,6 +611,8 @@ struct feedback_ctx *feedback_ctx_new(const struct series *s)
 	ctx->s = s;
 	ctx->versions = g_hash_table_new_full(g_direct_hash, g_direct_equal,
 					      NULL, vinfo_free);
+	ctx->pairs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					   pairs_free);
 	return ctx;
 }
 
@@ -609,6 +621,7 @@ void feedback_ctx_free(struct feedback_ctx *ctx)
 	if (!ctx)
 		return;
 	g_hash_table_destroy(ctx->versions);
+	g_hash_table_destroy(ctx->pairs);
 	g_free(ctx);
 }
 
@@ -726,6 +739,182 @@ static const struct vpatch *find_patch(const struct vinfo *vi,
 	return NULL;
 }
 
+/*
+ * `git range-diff` of two versions applied to the series' base in the
+ * kernel tree (apply.h): for each patch of A (0-based, cover excluded),
+ * the patch of B it pairs with, -1 when none. NULL when it cannot be run
+ * (no tree, a version does not apply). Results are kept under
+ * <cache>/results/feedback-range-diff/, keyed by the base and the bytes
+ * of both versions' patches.
+ */
+static GArray *parse_range_diff(const char *out, guint na)
+{
+	GArray *pairs = g_array_new(FALSE, FALSE, sizeof(int));
+	char **lines = g_strsplit(out, "\n", -1);
+	int none = -1;
+
+	for (guint i = 0; i < na; i++)
+		g_array_append_val(pairs, none);
+	/* "1:  2de5c6c35 ! 1:  4bf6b4450 title", '=' or '!' pair them */
+	for (char **l = lines; *l; l++) {
+		char *p = *l, *end;
+		long a, b;
+		char st;
+
+		while (*p == ' ')
+			p++;
+		a = strtol(p, &end, 10);
+		if (end == p || *end != ':')
+			continue;
+		p = end + 1;
+		while (*p == ' ')
+			p++;
+		while (*p && *p != ' ')
+			p++;	/* the commit */
+		if (*p != ' ' || !p[1])
+			continue;
+		st = p[1];
+		p += 2;
+		while (*p == ' ')
+			p++;
+		b = strtol(p, &end, 10);
+		if ((st != '=' && st != '!') || end == p || *end != ':' ||
+		    a < 1 || (guint)a > na || b < 1 || b > 9999)
+			continue;
+		g_array_index(pairs, int, a - 1) = (int)b - 1;
+	}
+	g_strfreev(lines);
+	return pairs;
+}
+
+static GArray *run_range_diff(const struct series *s, int va, int vb)
+{
+	const char *tree = kernel_tree();
+	const char *base = series_get(s, "series.base");
+	GPtrArray *fa = NULL, *fb = NULL;
+	GChecksum *sum;
+	GArray *pairs = NULL;
+	char *path = NULL, *dir = NULL, *buf;
+	size_t len;
+	struct applied aa, ab;
+
+	if (!tree || !base || getenv("KSERIES_NO_RANGE_DIFF"))
+		return NULL;
+	fa = series_patch_files(s, va, false);
+	fb = series_patch_files(s, vb, false);
+	if (!fa->len || !fb->len)
+		goto out;
+	sum = g_checksum_new(G_CHECKSUM_SHA1);
+	g_checksum_update(sum, (const guchar *)base, (gssize)strlen(base) + 1);
+	for (int k = 0; k < 2; k++) {
+		GPtrArray *f = k ? fb : fa;
+
+		for (guint i = 0; i < f->len; i++) {
+			if (read_file(f->pdata[i], MAIL_MAX_FILE, &buf, &len) < 0)
+				continue;
+			g_checksum_update(sum, (const guchar *)buf, (gssize)len);
+			g_checksum_update(sum, (const guchar *)"\n\1\n", 3);
+			g_free(buf);
+		}
+		g_checksum_update(sum, (const guchar *)"\n\2\n", 3);
+	}
+	dir = g_build_filename(cache_dir(), "results", "feedback-range-diff", NULL);
+	path = g_build_filename(dir, g_checksum_get_string(sum), NULL);
+	g_checksum_free(sum);
+	if (is_file(path) && read_file(path, 1 << 20, &buf, &len) == 0) {
+		if (strncmp(buf, "none", 4))
+			pairs = parse_range_diff(buf, fa->len);
+		g_free(buf);
+		goto out;
+	}
+
+	applied_init(&aa);
+	applied_init(&ab);
+	if (apply_series(tree, base, fa, true, &aa) == 0 &&
+	    apply_series(tree, base, fb, true, &ab) == 0 && aa.commits->len &&
+	    ab.commits->len) {
+		char *ra = g_strdup_printf("%s..%s", aa.base,
+					   (char *)aa.commits->pdata[aa.commits->len - 1]);
+		char *rb = g_strdup_printf("%s..%s", ab.base,
+					   (char *)ab.commits->pdata[ab.commits->len - 1]);
+		const char *argv[] = { "git", "range-diff", "--no-color", "-s",
+				       ra, rb, NULL };
+		struct run_opts o = { .dir = tree, .capture_out = true,
+				      .capture_err = true };
+		struct run_result r = { 0 };
+
+		if (run_argv(argv, &o, &r) == 0 && r.status == 0)
+			pairs = parse_range_diff(r.out->str, fa->len);
+		if (r.out)
+			run_result_release(&r);
+		g_free(ra);
+		g_free(rb);
+	}
+	applied_release(&aa);
+	applied_release(&ab);
+	if (mkdir_p(dir) == 0) {
+		GString *c = g_string_new(pairs ? "" : "none\n");
+
+		/* the cache holds range-diff's own form, read back above */
+		for (guint i = 0; pairs && i < pairs->len; i++) {
+			int b = g_array_index(pairs, int, i);
+
+			if (b >= 0)
+				g_string_append_printf(c, "%u:  x = %d:  x\n", i + 1,
+						       b + 1);
+		}
+		write_file_atomic(path, c->str, c->len);
+		g_string_free(c, TRUE);
+	}
+out:
+	if (fa)
+		g_ptr_array_unref(fa);
+	if (fb)
+		g_ptr_array_unref(fb);
+	g_free(path);
+	g_free(dir);
+	return pairs;
+}
+
+static GArray *range_diff_pairs(struct feedback_ctx *ctx, int va, int vb)
+{
+	char key[32];
+	gpointer v;
+
+	g_snprintf(key, sizeof(key), "%d:%d", va, vb);
+	if (g_hash_table_lookup_extended(ctx->pairs, key, NULL, &v))
+		return v;
+	v = run_range_diff(ctx->s, va, vb);
+	g_hash_table_insert(ctx->pairs, g_strdup(key), v);
+	return v;
+}
+
+static int position(const struct vinfo *vi, const struct vpatch *vp)
+{
+	int pos = 0;
+
+	for (guint i = 0; i < vi->patches->len; i++) {
+		const struct vpatch *x = vi->patches->pdata[i];
+
+		if (x == vp)
+			return x->cover ? -1 : pos;
+		if (!x->cover)
+			pos++;
+	}
+	return -1;
+}
+
+static const struct vpatch *at_position(const struct vinfo *vi, int pos)
+{
+	for (guint i = 0; i < vi->patches->len; i++) {
+		const struct vpatch *x = vi->patches->pdata[i];
+
+		if (!x->cover && pos-- == 0)
+			return x;
+	}
+	return NULL;
+}
+
 /* The patch of b that range-diff would pair with a: same subject, else
  * the most similar changed lines. */
 static const struct vpatch *pair(const struct vpatch *a, const struct vinfo *b)
@@ -763,6 +952,35 @@ static const struct vpatch *pair(const struct vpatch *a, const struct vinfo *b)
 		}
 	}
 	return best;
+}
+
+/*
+ * The pairing range-diff makes when it can be run; what it leaves
+ * unpaired (a patch changed past its creation factor) and every pairing
+ * without the kernel tree fall back to pair().
+ */
+static const struct vpatch *pair_through(struct feedback_ctx *ctx,
+					 const struct vinfo *va,
+					 const struct vpatch *a,
+					 const struct vinfo *vb)
+{
+	GArray *pairs = range_diff_pairs(ctx, va->version, vb->version);
+	int pos = position(va, a);
+	const struct vpatch *b;
+
+	if (pairs && pos >= 0 && (guint)pos < pairs->len &&
+	    g_array_index(pairs, int, pos) >= 0)
+		return at_position(vb, g_array_index(pairs, int, pos));
+	b = pair(a, vb);
+	if (b && pairs) {
+		/* not one range-diff gave to another patch */
+		int bp = position(vb, b);
+
+		for (guint i = 0; i < pairs->len; i++)
+			if (g_array_index(pairs, int, i) == bp)
+				return NULL;
+	}
+	return b;
 }
 
 /* The changed lines a comment at (file, side, line) is about. */
@@ -844,7 +1062,7 @@ enum feedback_status feedback_status_at(struct feedback_ctx *ctx,
 			return FB_UNKNOWN;
 		for (guint i = 0; i < va->patches->len; i++) {
 			const struct vpatch *x = va->patches->pdata[i];
-			const struct vpatch *y = pair(x, vb);
+			const struct vpatch *y = pair_through(ctx, va, x, vb);
 
 			if (x->cover)
 				continue;
@@ -876,7 +1094,7 @@ enum feedback_status feedback_status_at(struct feedback_ctx *ctx,
 		}
 		return FB_UNKNOWN;
 	}
-	b = pair(a, vb);
+	b = pair_through(ctx, va, a, vb);
 	if (!b)
 		return FB_OUTDATED;
 	*paired = b->subj.index;
