@@ -99,7 +99,19 @@ int feedback_ingest(struct series *s, const char *path, unsigned *written,
  * The status of it at version (its own version or later), carried
  * through the pairing of the two versions' patches: the anchored lines
  * changed → addressed, unchanged → open, patch or file dropped →
- * outdated. An override wins. *paired gets the patch index the item maps
+ * outdated. An override wins.
+ *
+ * Pairing: `git range-diff` of both versions applied to series.base in
+ * the kernel tree (apply.h), cached by content under
+ * <cache>/results/feedback-range-diff/; patches it leaves unpaired, and
+ * all of them when a version does not apply or there is no tree
+ * (or KSERIES_NO_RANGE_DIFF is set), pair by subject, else by the
+ * changed lines they share (Jaccard ≥ 0.5). "Anchored lines": the
+ * +/- line itself, or for a context line the changes within three lines
+ * of it in its hunk (else the whole hunk). A general comment on a patch
+ * is addressed when the patch's message or changed lines differ; one on
+ * the cover when any patch does. Trailers stay open while their patch
+ * exists. *paired gets the patch index the item maps
  * to at version (-1 when none). ctx caches parsed versions between
  * calls: create with feedback_ctx_new(), free with feedback_ctx_free().
  */
