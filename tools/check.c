@@ -16,6 +16,7 @@
 
 #include "apply.h"
 #include "check.h"
+#include "format.h"
 #include "mail.h"
 #include "run.h"
 #include "subject.h"
@@ -24,7 +25,7 @@
 
 const char *const check_stage_names[] = {
 	"apply", "format", "checkpatch", "build", "sparse", "cocci", "rust",
-	"kunit", "model", "vm", "perf", "feedback", NULL,
+	"kunit", "model", "vm", "perf", "feedback", "mail", NULL,
 };
 
 const char *stage_status_name(enum stage_status st)
@@ -690,62 +691,103 @@ out:
 	g_ptr_array_unref(configs);
 }
 
-/* ---- sparse: new warnings only ---- */
+/* ---- sparse: new warnings only, through kernel/sparse-check ---- */
+
+/*
+ * kernel/sparse-check exits 0 (no warning) or 1 (warnings on stdout) when
+ * sparse ran; 2 when it did not (missing, too old: the tree would skip it
+ * silently), 3 when the build failed.
+ */
+static int sparse_run(struct check_ctx *ctx, GPtrArray *targets,
+		      struct stage_result *into, GString *log)
+{
+	char *sc = g_build_filename(ctx->kernel_dir, "sparse-check", NULL);
+	char *sid = g_build_filename(cache_dir(), "sid", ".kseries-versions", NULL);
+	GPtrArray *argv = g_ptr_array_new();
+	struct run_opts o = { .capture_out = true, .capture_err = true,
+			      .timeout = 3 * 3600 };
+	struct run_result res;
+	int status = -1;
+
+	g_ptr_array_add(argv, sc);
+	/* sparse 0.6.5 lives in the sid chroot; the host's is too old */
+	if (is_file(sid) || getenv("KSERIES_SPARSE_SID"))
+		g_ptr_array_add(argv, (char *)"--sid");
+	else
+		g_ptr_array_add(argv, (char *)"--host");
+	g_ptr_array_add(argv, (char *)"c-binder");
+	g_ptr_array_add(argv, ctx->wt);
+	for (guint i = 0; i < targets->len; i++)
+		g_ptr_array_add(argv, targets->pdata[i]);
+	g_ptr_array_add(argv, NULL);
+	if (run_argv((const char *const *)argv->pdata, &o, &res) == 0) {
+		status = res.status;
+		g_string_append_printf(log, "(exit %d)\n%s%s", res.status,
+				       res.out->str, res.err->str);
+		if (status == 0 || status == 1)
+			parse_compiler_lines(into, "sparse", res.out->str, NULL, NULL);
+		run_result_release(&res);
+	}
+	g_ptr_array_unref(argv);
+	g_free(sc);
+	g_free(sid);
+	return status;
+}
 
 static void stage_sparse(struct check_ctx *ctx, struct stage_result *r)
 {
-	GPtrArray *targets = build_targets(ctx, "c-binder");
+	GPtrArray *all = build_targets(ctx, "c-binder");
+	GPtrArray *targets = g_ptr_array_new();
 	GString *log = g_string_new(NULL);
 	struct stage_result before;
-	int status;
+	int st;
 
 	stage_result_init(&before, "sparse");
-	{
-		GPtrArray *cs = touched_with_suffix(ctx, ".c", NULL);
-		bool any = false;
-
-		for (guint i = 0; i < targets->len; i++)
-			any |= g_str_has_suffix(targets->pdata[i], ".o") ||
-			       g_str_has_suffix(targets->pdata[i], "/");
-		g_ptr_array_unref(cs);
-		if (!any) {
-			skip(r, "no C object touched");
-			goto out;
-		}
-	}
-	if (check_checkout(ctx, ctx->base) < 0 ||
-	    kbuild(ctx, "c-binder", targets, "C=2", log, &status) < 0) {
-		fail(r, "cannot run sparse on the base");
+	for (guint i = 0; i < all->len; i++)
+		if (g_str_has_suffix(all->pdata[i], ".o"))
+			g_ptr_array_add(targets, all->pdata[i]);
+	if (!targets->len) {
+		skip(r, "no C object touched");
 		goto out;
 	}
-	if (strstr(log->str, "sparse is not available") ||
-	    strstr(log->str, "not up to date")) {
-		/* the tree skips sparse silently: that is a failure */
-		fail(r, "sparse is not available or not up to date (need 0.6.5)");
+	if (!script(ctx, ctx->kernel_dir, "sparse-check")) {
+		fail(r, "kernel/sparse-check is missing");
 		goto out;
 	}
-	parse_compiler_lines(&before, "sparse", log->str, "/mnt/linux/", NULL);
-	g_string_append(log, "\n== after the series\n");
-	{
-		GString *after = g_string_new(NULL);
-
-		if (check_checkout(ctx, ctx->tip) < 0 ||
-		    kbuild(ctx, "c-binder", targets, "C=2", after, &status) < 0) {
-			fail(r, "cannot run sparse on the series");
-			g_string_free(after, TRUE);
-			goto out;
-		}
-		parse_compiler_lines(r, "sparse", after->str, "/mnt/linux/", NULL);
-		g_string_append(log, after->str);
-		g_string_free(after, TRUE);
+	g_string_append(log, "== base\n");
+	if (check_checkout(ctx, ctx->base) < 0) {
+		fail(r, "cannot check out the base");
+		goto out;
+	}
+	st = sparse_run(ctx, targets, &before, log);
+	if (st == 2) {
+		/* never a silent pass */
+		fail(r, "sparse did not run: not available or not up to date (0.6.5 is in the sid chroot: kernel/provision-toolchain)");
+		goto out;
+	} else if (st != 0 && st != 1) {
+		fail(r, "sparse on the base failed (exit %d, see log)", st);
+		goto out;
+	}
+	g_string_append(log, "\n== series\n");
+	if (check_checkout(ctx, ctx->tip) < 0) {
+		fail(r, "cannot check out the series");
+		goto out;
+	}
+	st = sparse_run(ctx, targets, r, log);
+	if (st != 0 && st != 1) {
+		fail(r, st == 3 ? "the build failed under sparse (see log)" :
+			 "sparse on the series failed (exit %d, see log)", st);
+		goto out;
 	}
 	keep_new(r, &before);
-	set_summary(r, "C=2 on %u targets, base and series", targets->len);
+	set_summary(r, "C=2 on %u objects: %u warnings before, new ones only",
+		    targets->len, before.findings->len);
 out:
 	save_log(ctx, r, log->str, log->len);
 	stage_result_release(&before);
 	g_string_free(log, TRUE);
 	g_ptr_array_unref(targets);
+	g_ptr_array_unref(all);
 }
 
 /* ---- cocci: the project's rules, new findings only ---- */
@@ -923,6 +965,149 @@ out:
 	g_ptr_array_unref(rs);
 }
 
+/* ---- kunit: the suites that cover the touched paths, under UML ---- */
+
+/* Touched path prefix → the kunitconfig (kernel/) whose suites cover it. */
+static const struct {
+	const char *prefix;
+	const char *kunitconfig;
+} kunit_map[] = {
+	{ "drivers/android/binder_alloc", "kunit-binder.kunitconfig" },
+	{ "drivers/android/tests/", "kunit-binder.kunitconfig" },
+};
+
+static void stage_kunit(struct check_ctx *ctx, struct stage_result *r)
+{
+	const char *cfg = NULL;
+	GString *log = g_string_new(NULL);
+
+	for (guint i = 0; i < ctx->touched->len && !cfg; i++)
+		for (size_t k = 0; k < G_N_ELEMENTS(kunit_map); k++)
+			if (g_str_has_prefix(ctx->touched->pdata[i],
+					     kunit_map[k].prefix))
+				cfg = kunit_map[k].kunitconfig;
+	if (!cfg) {
+		skip(r, "no KUnit suite covers the touched paths");
+		goto out;
+	}
+	if (!script(ctx, ctx->kernel_dir, "kunit-run")) {
+		fail(r, "kernel/kunit-run is missing");
+		goto out;
+	}
+	if (check_checkout(ctx, ctx->tip) < 0) {
+		fail(r, "cannot check out the series");
+		goto out;
+	}
+	{
+		char *kr = g_build_filename(ctx->kernel_dir, "kunit-run", NULL);
+		char *kc = g_build_filename(ctx->kernel_dir, cfg, NULL);
+		const char *runs = getenv("KSERIES_KUNIT_RUNS");
+		const char *argv[] = { kr, "--runs", runs ? runs : "1", kc, ctx->wt,
+				       NULL };
+		struct run_opts o = { .capture_out = true, .capture_err = true,
+				      .timeout = 3 * 3600 };
+		struct run_result res;
+
+		if (run_argv(argv, &o, &res) < 0) {
+			fail(r, "cannot run kernel/kunit-run");
+		} else {
+			char **lines = g_strsplit(res.out->str, "\n", -1);
+			int runs_n = 0, bad = 0;
+
+			g_string_append_printf(log, "(exit %d)\n%s%s", res.status,
+					       res.out->str, res.err->str);
+			for (char **l = lines; *l; l++) {
+				char *colon;
+
+				if (!g_str_has_prefix(*l, "run "))
+					continue;
+				runs_n++;
+				colon = strstr(*l, ": ");
+				if (!colon || g_str_has_prefix(colon + 2, "pass"))
+					continue;
+				bad++;
+				{
+					char *end = strstr(colon + 2, "  log: ");
+
+					if (end)
+						*end = '\0';
+					finding_add(r, "kunit", cfg, 0, "error",
+						    colon + 2, 0);
+				}
+			}
+			g_strfreev(lines);
+			if (res.status == 3)
+				fail(r, "the KUnit kernel does not build (see log)");
+			else if (res.status && !bad)
+				fail(r, "kunit-run failed (exit %d, see log)", res.status);
+			else
+				set_summary(r, "%s: %d of %d runs clean (UML, lockdep, atomic-sleep)",
+					    cfg, runs_n - bad, runs_n);
+			run_result_release(&res);
+		}
+		g_free(kr);
+		g_free(kc);
+	}
+out:
+	save_log(ctx, r, log->str, log->len);
+	g_string_free(log, TRUE);
+}
+
+/* ---- model: the series' protocol model, checked exhaustively ---- */
+
+static void stage_model(struct check_ctx *ctx, struct stage_result *r)
+{
+	char key[64];
+	const char *arg;
+	char *chk = g_build_filename(ctx->s->dir, "model", "check", NULL);
+
+	snprintf(key, sizeof(key), "version.%d.model", ctx->version);
+	arg = series_get(ctx->s, key);
+	if (!arg || !g_file_test(chk, G_FILE_TEST_IS_EXECUTABLE)) {
+		skip(r, "no model for this version (series/NAME/model/check and version.N.model)");
+	} else {
+		const char *argv[] = { chk, arg, NULL };
+		char *mdir = g_build_filename(ctx->s->dir, "model", NULL);
+		struct run_opts o = { .dir = mdir, .capture_out = true,
+				      .merge_err = true, .timeout = 3600 };
+		struct run_result res;
+
+		if (run_argv(argv, &o, &res) < 0) {
+			fail(r, "cannot run the model checker");
+		} else {
+			save_log(ctx, r, res.out->str, res.out->len);
+			if (res.status == 1) {
+				char **lines = g_strsplit(res.out->str, "\n", -1);
+				const char *first = NULL;
+
+				/* spin names the failed assertion, or the cycle */
+				for (char **l = lines; *l && !first; l++)
+					if (strstr(*l, "text of failed assertion") ||
+					    strstr(*l, "acceptance cycle") ||
+					    strstr(*l, "non-progress cycle"))
+						first = *l;
+				for (char **l = lines; *l && !first; l++)
+					if (strstr(*l, "violated"))
+						first = *l;
+				finding_add(r, "model", "model/binder_alloc.pml", 0, "error",
+					    first ? first : "the model finds a violation (trace in the log)",
+					    0);
+				set_summary(r, "spin %s: counterexample found (trace: %s)",
+					    arg, r->log ? r->log : "log");
+				g_strfreev(lines);
+			} else if (res.status) {
+				fail(r, "model/check %s failed (exit %d)", arg, res.status);
+			} else {
+				set_summary(r, "spin %s: safety and liveness verified exhaustively",
+					    arg);
+			}
+			run_result_release(&res);
+		}
+		g_free(mdir);
+	}
+	g_free(chk);
+}
+
 /* ---- script stages: kunit, model, vm, perf ---- */
 
 /*
@@ -1010,7 +1195,6 @@ static void stage_script(struct check_ctx *ctx, struct stage_result *r)
 	arg = series_get(ctx->s, key);
 	if (!path)
 		path = script(ctx, ctx->kernel_dir,
-			      !strcmp(r->name, "kunit") ? "stage-kunit" :
 			      !strcmp(r->name, "vm") ? "stage-vm" :
 			      !strcmp(r->name, "perf") ? "stage-perf" : "-");
 	if (!path) {
@@ -1103,11 +1287,12 @@ void check_run_stage(struct check_ctx *ctx, const char *name,
 		{ "sparse", stage_sparse },
 		{ "cocci", stage_cocci },
 		{ "rust", stage_rust },
-		{ "kunit", stage_script },
-		{ "model", stage_script },
+		{ "kunit", stage_kunit },
+		{ "model", stage_model },
 		{ "vm", stage_script },
 		{ "perf", stage_script },
 		{ "feedback", stage_feedback },
+		{ "mail", format_check },
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(stages); i++) {

@@ -119,7 +119,20 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 	snprintf(key, sizeof(key), "version.%d.%s", ctx->version, stage);
 	if (series_get(ctx->s, key))
 		g_checksum_update(sum, (const guchar *)series_get(ctx->s, key), -1);
-	if (!strcmp(stage, "feedback") || !strcmp(stage, "format")) {
+	if (!strcmp(stage, "model")) {
+		char *m = g_build_filename(ctx->s->dir, "model", NULL);
+
+		hash_tree(sum, m);
+		g_free(m);
+	}
+	if (!strcmp(stage, "mail")) {
+		char *m = g_build_filename(store_top(), "MAINTAINERS-notes", NULL);
+
+		hash_tree(sum, m);
+		g_free(m);
+	}
+	if (!strcmp(stage, "feedback") || !strcmp(stage, "format") ||
+	    !strcmp(stage, "mail")) {
 		char *fb = g_build_filename(ctx->s->dir, "feedback", NULL);
 
 		hash_tree(sum, fb);
