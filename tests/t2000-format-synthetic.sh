@@ -170,6 +170,19 @@ test_expect_success 'v2 threads under v1 and links to it' '
 	am_check out3
 '
 
+test_expect_success 'per-patch notes below --- are carried over' '
+	p2=$(ls "$STORE/series/multi/v2"/0002-*.patch) &&
+	sed -i "0,/^---\$/s//---\nv2: renamed b (Rev)\n---/" "$p2" &&
+	grep -c "^---$" "$p2" >n && echo 2 >expect && test_cmp expect n &&
+	kseries format multi@v2 -o out3b >/dev/null &&
+	sed -n "/^---$/,/^ kernel/p" out3b/0002-*.patch >got &&
+	printf "%s\n" --- "v2: renamed b (Rev)" --- >expect &&
+	sed -n 1,3p got >got3 &&
+	test_cmp expect got3 &&
+	! grep "renamed b" out3b/0001-*.patch out3b/0003-*.patch &&
+	am_check out3b
+'
+
 # record ID KIND VERSION PATCH-INDEX SCOPE TRAILER STATUS TEXT
 record() {
 	mkdir -p "$STORE/series/$SERIES/feedback"
