@@ -1285,6 +1285,31 @@ int format_version(struct series *s, int version,
 				"GIT_CONFIG_VALUE_%d=false", nconf));
 			nconf++;
 		}
+		/* the cover's From: is the sender; without an identity
+		 * git would stop: then it is ours (HACKING.md) */
+		{
+			const char *var[] = { "git", "var", "GIT_COMMITTER_IDENT",
+					      NULL };
+			struct run_opts vo = { .dir = repo, .capture_out = true,
+					       .capture_err = true };
+			struct run_result vr;
+
+			if (run_argv(var, &vo, &vr) == 0 && vr.status) {
+				char *lt = strchr(identity, '<');
+				char *nm = lt ? g_strndup(identity, lt - identity) :
+						g_strdup(identity);
+
+				g_strstrip(nm);
+				g_ptr_array_add(env, g_strdup_printf(
+					"GIT_COMMITTER_NAME=%s", nm));
+				g_ptr_array_add(env, g_strdup_printf(
+					"GIT_COMMITTER_EMAIL=%.*s",
+					lt ? (int)strcspn(lt + 1, ">") : 0,
+					lt ? lt + 1 : ""));
+				g_free(nm);
+			}
+			run_result_release(&vr);
+		}
 		g_ptr_array_add(env, g_strdup_printf("GIT_CONFIG_COUNT=%d",
 						     nconf));
 		g_ptr_array_add(env, NULL);
