@@ -1,0 +1,90 @@
+#!/bin/bash
+test_description='binder-alloc-spinlock v2: mail form, trailers, applies and passes checkpatch'
+
+. "$(dirname "$0")/lib.sh"
+
+V2=$SRC_DIR/series/binder-alloc-spinlock/v2
+LINUX=${KSERIES_CACHE:-$HOME/.cache/kseries}/linux
+# lib.sh points HOME at the scratch directory; find the real cache
+[ -d "$LINUX" ] || LINUX=$(getent passwd "$(id -u)" | cut -d: -f6)/.cache/kseries/linux
+
+if git -C "$LINUX" rev-parse -q --verify v7.2.13^{commit} >/dev/null 2>&1; then
+	test_set_prereq BASETREE
+else
+	SKIP_REASON="no base tree with tag v7.2.13 at $LINUX"
+fi
+
+test_expect_success 'v2 has a cover letter and five patches' '
+	ls "$V2" >list &&
+	grep -c "^000[0-5]-.*\.patch$" list >n &&
+	echo 6 >expect &&
+	test_cmp expect n
+'
+
+test_expect_success 'subjects carry [RFC PATCH v2 k/5]' '
+	for f in "$V2"/000*.patch; do
+		sed -n "s/^Subject: \(\[[^]]*\]\).*/\1/p" "$f"
+	done >subjects &&
+	cat >expect <<-\EOT &&
+	[RFC PATCH v2 0/5]
+	[RFC PATCH v2 1/5]
+	[RFC PATCH v2 2/5]
+	[RFC PATCH v2 3/5]
+	[RFC PATCH v2 4/5]
+	[RFC PATCH v2 5/5]
+	EOT
+	test_cmp expect subjects
+'
+
+test_expect_success 'the cover letter is filled in and links v1' '
+	c="$V2/0000-cover-letter.patch" &&
+	! grep -q "\*\*\* SUBJECT HERE \*\*\*" "$c" &&
+	! grep -q "\*\*\* BLURB HERE \*\*\*" "$c" &&
+	grep -q "^Changes in v2:" "$c" &&
+	grep -q "^- Link to v1: https://lore.kernel.org/r/" "$c" &&
+	grep -q "^base-commit: 03cb39b3d0021994d97c4f11eb6a4a7d29c86047$" "$c" &&
+	grep -q "^change-id: " "$c"
+'
+
+test_expect_success 'every patch is signed off by us, the conversion keeps its author' '
+	for f in "$V2"/000[1-5]-*.patch; do
+		grep -q "^Signed-off-by: Kseries Developers <dev@kseries.invalid>$" "$f" || {
+			echo "no sign-off in $f"; exit 1; }
+	done &&
+	p5=$(ls "$V2"/0005-*.patch) &&
+	grep -q "^From: Bo Zhang <zhangbo56@xiaomi.com>$" "$p5" &&
+	sed -n "/^Signed-off-by: Bo Zhang/,/^---$/p" "$p5" >chain &&
+	cat >expect <<-\EOT &&
+	Signed-off-by: Bo Zhang <zhangbo56@xiaomi.com>
+	Co-developed-by: Kseries Developers <dev@kseries.invalid>
+	Signed-off-by: Kseries Developers <dev@kseries.invalid>
+	---
+	EOT
+	test_cmp expect chain
+'
+
+test_expect_success 'Fixes: tags are in the kernel form' '
+	grep -h "^Fixes:" "$V2"/000*.patch >fixes &&
+	test_line_count = 2 fixes &&
+	! grep -v -E "^Fixes: [0-9a-f]{12} \(\"[^\"]+\"\)$" fixes
+'
+
+test_expect_success BASETREE 'the series applies to v7.2.13 with git am' '
+	git -C "$LINUX" worktree add -q --detach "$TRASH/wt" v7.2.13 &&
+	(cd "$TRASH/wt" && git am -q "$V2"/000[1-5]-*.patch) &&
+	git -C "$TRASH/wt" log --format=%s v7.2.13.. >applied &&
+	test_line_count = 5 applied;
+	rc=$?
+	git -C "$LINUX" worktree remove --force "$TRASH/wt"
+	exit $rc
+'
+
+test_expect_success BASETREE 'checkpatch --strict: no errors, only warnings about commits not in the base' '
+	for f in "$V2"/000[1-5]-*.patch; do
+		"$LINUX/scripts/checkpatch.pl" --strict --no-tree -q "$f" >cp.out 2>&1 || :
+		grep -E "^(ERROR|WARNING|CHECK):" cp.out | grep -v "Unknown commit id" >>bad || :
+	done &&
+	test_line_count = 0 bad
+'
+
+test_done
