@@ -275,6 +275,18 @@ test_expect_success 'a series title holding shell syntax is refused' '
 	git config -f "$STORE/series/one/series.conf" series.title "binder: add one"
 '
 
+test_expect_success 'kseries check --stage mail: the formatted mails of a version' '
+	kseries check multi@v2 --stage mail >out 2>err || true &&
+	grep "mail" out &&
+	grep "mails to" out &&
+	git -C "$TRASH/work" checkout -q -B prefix v7.2.13 &&
+	commit_file "$TRASH/work" drivers/android/binder.c "int p;" "binder_alloc: wrong prefix" &&
+	make_version prefix 1 PATCH &&
+	git config -f "$STORE/series/prefix/series.conf" series.title "binder_alloc: wrong prefix" &&
+	{ kseries check prefix --stage mail --json >json || true; } &&
+	grep "subject prefix is not one its maintainers expect (binder:)" json
+'
+
 test_expect_success 'usage errors exit 129' '
 	test_expect_code 129 kseries format &&
 	test_expect_code 129 kseries format one

@@ -1619,6 +1619,66 @@ out:
 	g_free(cp);
 }
 
+/*
+ * Each patch's subject prefix against the Prefix: lines of the notes
+ * whose Paths: match the files it touches (a warning: maintainers ask).
+ */
+static void check_prefixes(const struct formatted *f, struct stage_result *r)
+{
+	GPtrArray *notes = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)maint_note_free);
+
+	maint_notes_read(notes);
+	for (guint i = 0; notes->len && i < f->files->len; i++) {
+		const struct format_file *ff = f->files->pdata[i];
+		GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
+		GPtrArray *want = g_ptr_array_new();
+		GPtrArray *mails = mail_array_new();
+
+		if (starts_with(ff->name, "0000-"))
+			goto next;
+		recipients_touched(ff->text->str, ff->text->len, paths);
+		for (guint n = 0; n < notes->len; n++) {
+			struct maint_note *note = notes->pdata[n];
+			bool match = false;
+
+			for (guint k = 0; !match && k < paths->len; k++)
+				match = maint_note_matches(note, paths->pdata[k]);
+			for (guint k = 0; match && k < note->prefixes->len; k++)
+				g_ptr_array_add(want, note->prefixes->pdata[k]);
+		}
+		if (!want->len ||
+		    mail_parse_mbox(ff->text->str, ff->text->len, ff->name,
+				    mails) < 0 || !mails->len)
+			goto next;
+		{
+			struct subject sj;
+
+			subject_parse(((struct mail *)mails->pdata[0])->subject,
+				      &sj);
+			if (!maint_prefix_ok(want, sj.title)) {
+				GString *msg = g_string_new(
+					"subject prefix is not one its maintainers expect (");
+
+				for (guint k = 0; k < want->len; k++)
+					g_string_append_printf(msg, "%s%s",
+						k ? " " : "",
+						(char *)want->pdata[k]);
+				g_string_append_c(msg, ')');
+				finding_add(r, "mail", ff->name, 0, "warning",
+					    msg->str, atoi(ff->name));
+				g_string_free(msg, TRUE);
+			}
+			subject_release(&sj);
+		}
+next:
+		g_ptr_array_unref(mails);
+		g_ptr_array_unref(want);
+		g_ptr_array_unref(paths);
+	}
+	g_ptr_array_unref(notes);
+}
+
 void format_check(struct check_ctx *ctx, struct stage_result *r)
 {
 	struct format_opts o;
@@ -1651,6 +1711,7 @@ void format_check(struct check_ctx *ctx, struct stage_result *r)
 				    "no Signed-off-by", atoi(ff->name));
 		g_free(msg);
 	}
+	check_prefixes(&f, r);
 	if (!f.to->len && !f.cc->len)
 		finding_add(r, "mail", "", 0, "error",
 			    "no recipients: no series.to/cc, no MAINTAINERS-notes match, no get_maintainer.pl output",

@@ -191,6 +191,25 @@ static void add_path(GPtrArray *out, char *path)
 	g_ptr_array_add(out, path);
 }
 
+bool maint_prefix_ok(const GPtrArray *prefixes, const char *title)
+{
+	const char *colon = strstr(title, ": ");
+	size_t tl = colon ? (size_t)(colon - title) : 0;
+
+	for (guint i = 0; i < prefixes->len; i++) {
+		const char *p = prefixes->pdata[i];
+		size_t pl = strlen(p);
+
+		if (pl && p[pl - 1] == ':')
+			pl--;
+		if (!pl || tl < pl || g_ascii_strncasecmp(title, p, pl))
+			continue;
+		if (tl == pl || title[pl] == '/')
+			return true;
+	}
+	return false;
+}
+
 void recipients_touched(const char *mail, size_t len, GPtrArray *out)
 {
 	char *text = g_strndup(mail, len);
@@ -216,7 +235,7 @@ static int cmp_str(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int read_notes(GPtrArray *notes)
+int maint_notes_read(GPtrArray *notes)
 {
 	const char *top = store_top();
 	char *dir;
@@ -339,7 +358,7 @@ int recipients_collect(const struct series *s, GPtrArray *files,
 		recipients_touched(buf, len, touched);
 		g_free(buf);
 	}
-	if (read_notes(notes) < 0) {
+	if (maint_notes_read(notes) < 0) {
 		ret = -1;
 		goto out;
 	}

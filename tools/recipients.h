@@ -49,6 +49,19 @@ struct maint_note *maint_note_parse(const char *buf, size_t len,
 				    const char *name);
 void maint_note_free(struct maint_note *n);
 
+/*
+ * Reads every note of <store>/MAINTAINERS-notes/ (sorted by name) into
+ * notes (struct maint_note *). Returns 0, or -1 when one cannot be read.
+ */
+int maint_notes_read(GPtrArray *notes);
+
+/*
+ * True if title ("locking/rtmutex: Stop ...") starts with one of the
+ * prefixes ("locking/rtmutex:"); a longer path of the same prefix
+ * ("locking/ww_mutex/test:" for "locking/ww_mutex:") counts too.
+ */
+bool maint_prefix_ok(const GPtrArray *prefixes, const char *title);
+
 /* True if path matches one of the note's Paths: globs. */
 bool maint_note_matches(const struct maint_note *n, const char *path);
 

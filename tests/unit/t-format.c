@@ -226,6 +226,19 @@ static void test_notes_and_recipients(void **state)
 	assert_false(maint_note_matches(n, "kernel/locking/rtmutex.c"));
 	maint_note_free(n);
 
+	{
+		GPtrArray *pf = g_ptr_array_new();
+
+		g_ptr_array_add(pf, (char *)"locking/ww_mutex:");
+		g_ptr_array_add(pf, (char *)"binder:");
+		assert_true(maint_prefix_ok(pf, "binder: switch alloc->mutex"));
+		assert_true(maint_prefix_ok(pf, "locking/ww_mutex/test: Add"));
+		assert_true(maint_prefix_ok(pf, "Binder: x"));
+		assert_false(maint_prefix_ok(pf, "binder_alloc: x"));
+		assert_false(maint_prefix_ok(pf, "locking/ww: x"));
+		assert_false(maint_prefix_ok(pf, "no prefix at all"));
+		g_ptr_array_unref(pf);
+	}
 	assert_true(recipients_add(to, NULL, "\"Arve Hjønnevåg\" <arve@android.com>"));
 	assert_string_equal(to->pdata[0], "Arve Hjønnevåg <arve@android.com>");
 	assert_false(recipients_add(to, NULL, "arve@ANDROID.com"));
