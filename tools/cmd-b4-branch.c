@@ -224,8 +224,11 @@ int cmd_b4_branch(int argc, const char **argv)
 	}
 	{
 		char *ref = g_strdup_printf("refs/heads/%s", branch);
+		char *have = resolve_commit(wt, ref);
+		bool exists = have != NULL;
 
-		if (resolve_commit(wt, ref)) {
+		g_free(have);
+		if (exists) {
 			const char *del[] = { "git", "branch", "-D", "--quiet",
 					      branch, NULL };
 
