@@ -88,10 +88,12 @@ int cmd_send(int argc, const char **argv)
 		bargv[n++] = "--force";
 		bargv[n] = NULL;
 		r = cmd_b4_branch(n, bargv);
-		if (r)
-			return r;
+		if (r) {
+			ret = r;
+			goto out_args;
+		}
 		if (series_parse_spec(spec, &name, &v) < 0)
-			return EXIT_FINDINGS;
+			goto out_args;
 		wt = wt_opt ? g_canonicalize_filename(wt_opt, NULL) :
 			      g_strdup_printf("%s/wt/b4-%s", cache_dir(), name);
 		g_ptr_array_add(args, g_strdup("b4"));
