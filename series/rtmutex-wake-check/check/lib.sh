@@ -1,0 +1,60 @@
+# series/rtmutex-wake-check/check/lib.sh - shared by the vm and perf stages.
+#
+# Sourced. Builds VM kernels from the base repository's commits in a
+# worktree of its own, $KSERIES_CACHE/wt/rtmutex-check, into the reused
+# build dir $KSERIES_CACHE/build/vm-rtmutex-check (kernel/vm-build; the
+# first build is cold, later ones rebuild what the commits change), and
+# the initramfs with tests/kernel/rtmutex-timedlock and the series' futex
+# selftest.
+set -euo pipefail
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+CACHE=${KSERIES_CACHE:-$HOME/.cache/kseries}
+TREE=${KSERIES_TREE:-$CACHE/linux}
+WT=$CACHE/wt/rtmutex-check
+IMAGES=$CACHE/build/vm-rtmutex-check/images
+OUT=${KSERIES_LOGDIR:-$(mktemp -d)}/rtmutex
+mkdir -p "$OUT" "$IMAGES"
+
+need() {
+	command -v qemu-system-x86_64 >/dev/null ||
+		{ echo "no qemu-system-x86_64" >&2; exit 77; }
+	[ -n "${KSERIES_BASE:-}" ] && [ -n "${KSERIES_TIP:-}" ] ||
+		{ echo "KSERIES_BASE and KSERIES_TIP must name commits" >&2; exit 2; }
+}
+
+# kernel REV NAME: $IMAGES/NAME.bzImage built from REV
+kernel() {
+	if [ ! -e "$WT/.git" ]; then
+		git -C "$TREE" worktree add --detach "$WT" "$1" >&2
+	fi
+	git -C "$WT" checkout -q --detach -f "$1"
+	"$SRC/kernel/vm-build" -o "$IMAGES/$2.bzImage" "$WT" rtmutex-check >&2
+}
+
+# initramfs: $OUT/initrd.gz with the measurement and the series' selftest
+# (from the tip's tree, when the series adds it).
+initramfs() {
+	local progs=(rtmutex-timedlock) sel=$WT/tools/testing/selftests
+	gcc -static -O2 -Wall -pthread -o "$OUT/rtmutex-timedlock" \
+		"$SRC/tests/kernel/rtmutex-timedlock.c" >&2
+	git -C "$WT" checkout -q --detach -f "$KSERIES_TIP"
+	if [ -f "$sel/futex/functional/futex_pi_spin_owner.c" ]; then
+		gcc -static -O2 -Wall -pthread -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 \
+			-I"$sel/futex/include" -I"$sel" -o "$OUT/futex_pi_spin_owner" \
+			"$sel/futex/functional/futex_pi_spin_owner.c" -lrt >&2
+		progs+=(futex_pi_spin_owner)
+	fi
+	(cd "$OUT" && "$SRC/kernel/vm-initramfs" "$OUT/initrd.gz" "${progs[@]}" >&2)
+}
+
+# boot NAME: run $IMAGES/NAME.bzImage, log in $OUT/NAME.log; returns
+# vm-run's status (the tests' status)
+boot() {
+	"$SRC/kernel/vm-run" --timeout 900 --log "$OUT/$1.log" \
+		"$IMAGES/$1.bzImage" "$OUT/initrd.gz" >/dev/null
+}
+
+# field KEY NAME: KEY= of the rtmutex-timedlock line in NAME's log
+field() {
+	sed -n "s/^rtmutex-timedlock: .* $1=\\([0-9a-z]*\\).*/\\1/p" "$OUT/$2.log" | tail -n 1
+}
