@@ -1565,6 +1565,9 @@ static void check_checkpatch(struct check_ctx *ctx, struct formatted *f,
 	g_ptr_array_add(argv, g_strdup("--terse"));
 	g_ptr_array_add(argv, g_strdup("--no-summary"));
 	g_ptr_array_add(argv, g_strdup("--show-types"));
+	/* as the checkpatch stage: the tarball base has no history to look in */
+	g_ptr_array_add(argv, g_strdup("--ignore"));
+	g_ptr_array_add(argv, g_strdup("UNKNOWN_COMMIT_ID"));
 	for (guint i = 0; i < f->files->len; i++) {
 		const struct format_file *ff = f->files->pdata[i];
 
