@@ -149,12 +149,15 @@ static int range_diff(const char *tree, const char *base, GPtrArray *fa,
 
 	applied_init(&a);
 	applied_init(&b);
-	if (apply_series(tree, base, fa, false, &a) < 0) {
-		error("v%d does not apply to %s", va, base);
-		goto out;
-	}
-	if (apply_series(tree, base, fb, false, &b) < 0) {
-		error("v%d does not apply to %s", vb, base);
+	/*
+	 * A version posted against another tree may not apply to ours: then
+	 * the patches alone are compared, and the user is told why.
+	 */
+	if (apply_series(tree, base, fa, true, &a) < 0 ||
+	    apply_series(tree, base, fb, true, &b) < 0) {
+		fprintf(stderr, "kseries: v%d does not apply to %s: comparing the patches alone\n",
+			a.failed >= 0 ? va : vb, base);
+		ret = diff_patches(fa, fb, va, vb);
 		goto out;
 	}
 	{
