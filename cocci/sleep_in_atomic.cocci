@@ -34,7 +34,6 @@ CLEAN = {}      # (file, function) -> list of (call_name, args, call_line)
 GUARD_END = {}  # (file, guard_line, guard_col) -> list of closing-brace (line, col)
 SOURCES = {}
 ARGS = {}       # (file, line, col) of the name of a call -> its arguments as spatch prints them
-INTEREST = set()  # names worth following along paths: possible sleepers, defined functions
 
 SLEEP_RE = re.compile(r'^(?:'
     r'mutex_lock(?:_interruptible|_killable|_io)?(?:_nested)?'
@@ -159,9 +158,6 @@ def lock_text(file, pos):
         t = None
     return t
 
-def interesting(f):
-    return str(f) in INTEREST
-
 def args_at(p):
     return ARGS.get((p.file, int(p.line), int(p.column)), '')
 
@@ -178,6 +174,76 @@ def add_clean(G, F, pf):
     for p in pf:
         CLEAN.setdefault((p.file, str(G)), []).append((str(F), args_at(p), int(p.line)))
 
+FUNCS = {}      # file -> list of (start_line, end_line, name)
+CALLS = {}      # file -> list of (line, name, args)
+LOCKOPS = {}    # file -> list of (line, lock or unlock, squashed lock text)
+CURRENT = [None]
+CHAINS = {}     # file -> {function: chain to a direct sleeper}
+SLEEPERS_SEEN = set()
+
+def add_function(file, line, name):
+    fs = [(a, n) for (a, b, n) in FUNCS.get(file, [])] + [(line, name)]
+    fs.sort()
+    FUNCS[file] = [(a, (fs[i + 1][0] - 1) if i + 1 < len(fs) else 10 ** 9, n)
+                   for i, (a, n) in enumerate(fs)]
+
+def dropping(file, fn):
+    """fn unlocks a lock that it does not take itself: the caller held it."""
+    taken, dropped = set(), set()
+    for (a, b, name) in FUNCS.get(file, []):
+        if name != fn:
+            continue
+        for (line, op, text) in LOCKOPS.get(file, []):
+            if a <= line <= b:
+                (taken if op == 'lock' else dropped).add(text)
+    return bool(dropped - taken)
+
+def is_dropping(fn):
+    return dropping(CURRENT[0], str(fn))
+
+def chains_for(file):
+    """Fixed point: function -> shortest call chain to a direct sleeper."""
+    fns = {}
+    for (a, b, name) in FUNCS.get(file, []):
+        if dropping(file, name):
+            fns[name] = CLEAN.get((file, name), [])
+        else:
+            fns[name] = [(n, args, line) for (line, n, args) in CALLS.get(file, [])
+                         if a <= line <= b]
+    chain = {}
+    changed = True
+    while changed:
+        changed = False
+        for fn in sorted(fns):
+            best = chain.get(fn)
+            for (callee, args, line) in sorted(fns[fn], key=lambda c: c[2]):
+                if callee == fn:
+                    continue
+                if direct_sleeper(callee, args, None):
+                    cand = [callee]
+                elif callee in chain and fn not in chain[callee]:
+                    cand = [callee] + chain[callee]
+                else:
+                    continue
+                if best is None or len(cand) < len(best):
+                    best = cand
+            if best is not None and chain.get(fn) != best:
+                chain[fn] = best
+                changed = True
+    return chain
+
+def interesting(f):
+    """Callees the region rules follow: possible sleepers of the current file."""
+    file = CURRENT[0]
+    if file not in CHAINS:
+        CHAINS[file] = chains_for(file)
+    f = str(f)
+    return f in CHAINS[file] or f in SLEEPERS_SEEN
+
+def clean_interesting(f):
+    f = str(f)
+    return f in SLEEPERS_SEEN or any(f == n for (a, b, n) in FUNCS.get(CURRENT[0], []))
+
 // ---------------------------------------------------------------------------
 // Cheap prepass, no paths: the arguments of every call, and the names that the
 // path rules below need to follow (the own functions of the file and the calls
@@ -187,13 +253,17 @@ def add_clean(G, F, pf):
 
 @defs@
 identifier FN;
+position p;
 @@
-FN(...) { ... }
+FN@p(...) { ... }
 
+// A function ends where the next one starts (a `}@pe` on the body would
+// give the exact end but costs minutes on binder.c).
 @script:python@
-FN << defs.FN;
+FN << defs.FN; p << defs.p;
 @@
-INTEREST.add(str(FN))
+CURRENT[0] = p[0].file
+add_function(p[0].file, int(p[0].line), str(FN))
 
 @calls@
 identifier F;
@@ -206,9 +276,57 @@ F@p(ES)
 F << calls.F; ES << calls.ES; p << calls.p;
 @@
 for q in p:
+    CURRENT[0] = q.file
     ARGS[(q.file, int(q.line), int(q.column))] = str(ES)
+    CALLS.setdefault(q.file, []).append((int(q.line), str(F), str(ES)))
 if direct_sleeper(str(F), str(ES), None):
-    INTEREST.add(str(F))
+    SLEEPERS_SEEN.add(str(F))
+
+@lockops@
+identifier LK =~ "^(raw_)?(spin|read|write)_(try)?lock(_irq|_irqsave|_bh)?(_nested)?$";
+expression E;
+position p;
+@@
+LK@p(E, ...)
+
+@script:python@
+E << lockops.E; p << lockops.p;
+@@
+LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'lock', squash(E).lstrip('&')))
+
+@unlockops@
+identifier UL =~ "^(raw_)?(spin|read|write)_unlock(_irq|_irqrestore|_bh)?$";
+expression E;
+position p;
+@@
+UL@p(E, ...)
+
+@script:python@
+E << unlockops.E; p << unlockops.p;
+@@
+LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'unlock', squash(E).lstrip('&')))
+
+// Calls that a lock-dropping function (one that unlocks a lock it did not
+// take: its caller holds it) makes on some path from its entry before any
+// unlock. Other functions need no path: every call in their body counts.
+
+@clean exists@
+identifier FN : script:python() { is_dropping(FN) };
+identifier F : script:python() { clean_interesting(F) };
+identifier UL =~ "^(raw_)?(spin|read|write)_unlock(_irq|_irqrestore|_bh)?$";
+position pf;
+@@
+FN(...) {
+... when != UL(...)
+    when any
+F@pf(...)
+... when any
+}
+
+@script:python@
+FN << clean.FN; F << clean.F; pf << clean.pf;
+@@
+add_clean(FN, F, pf)
 
 // ---------------------------------------------------------------------------
 // Lock regions.
@@ -318,72 +436,14 @@ p1 << scopedregion.p1; pl << scopedregion.pl; L << scopedregion.L; F << scopedre
 add_region('scoped', pl, L, p1, F, p2)
 
 // ---------------------------------------------------------------------------
-// Calls a function makes on some path from its entry without dropping a
-// spinlock it was called with (an unlock of a lock it took itself is fine).
-
-@clean exists@
-identifier FN;
-identifier F : script:python() { interesting(F) };
-identifier LK =~ "^(raw_)?(spin|read|write)_lock(_irq|_irqsave|_bh)?(_nested)?$";
-identifier UL =~ "^(raw_)?(spin|read|write)_unlock(_irq|_irqrestore|_bh)?$";
-expression E;
-position pf;
-@@
-FN(...) {
-(
-... when != UL(...)
-    when any
-F@pf(...)
-... when any
-|
-... when != UL(...)
-    when any
-LK(E, ...);
-... when != UL(...)
-    when any
-UL(E, ...);
-... when != UL(...)
-    when any
-F@pf(...)
-... when any
-)
-}
-
-@script:python@
-FN << clean.FN; F << clean.F; pf << clean.pf;
-@@
-add_clean(FN, F, pf)
-
-// ---------------------------------------------------------------------------
 
 @finalize:python@
 @@
-# Transitive sleepers, per file, to a fixed point: CHAIN[(file, fn)] is the
-# shortest known call chain from fn to a direct sleeper.
+# Transitive sleepers, recomputed per file now that every fact is in.
 CHAIN = {}
-by_file = {}
-for (file, fn), calls in CLEAN.items():
-    by_file.setdefault(file, {})[fn] = calls
-for file, fns in by_file.items():
-    changed = True
-    while changed:
-        changed = False
-        for fn, calls in sorted(fns.items()):
-            best = CHAIN.get((file, fn))
-            for (callee, args, line) in sorted(calls, key=lambda c: c[2]):
-                if callee == fn:
-                    continue
-                if direct_sleeper(callee, args, None):
-                    cand = [callee]
-                elif (file, callee) in CHAIN:
-                    cand = [callee] + CHAIN[(file, callee)]
-                else:
-                    continue
-                if best is None or len(cand) < len(best):
-                    best = cand
-            if best is not None and CHAIN.get((file, fn)) != best:
-                CHAIN[(file, fn)] = best
-                changed = True
+for file in FUNCS:
+    for fn, chain in chains_for(file).items():
+        CHAIN[(file, fn)] = chain
 
 def in_guard_scope(file, lock_line, lock_col, call_line):
     if call_line < lock_line:
