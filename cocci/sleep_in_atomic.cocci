@@ -188,15 +188,15 @@ def add_function(file, line, name):
                    for i, (a, n) in enumerate(fs)]
 
 def dropping(file, fn):
-    """fn unlocks a lock that it does not take itself: the caller held it."""
-    taken, dropped = set(), set()
+    """fn unlocks, before taking it, a lock: its caller held that lock."""
+    first = {}
     for (a, b, name) in FUNCS.get(file, []):
         if name != fn:
             continue
-        for (line, op, text) in LOCKOPS.get(file, []):
-            if a <= line <= b:
-                (taken if op == 'lock' else dropped).add(text)
-    return bool(dropped - taken)
+        for (line, op, text) in sorted(LOCKOPS.get(file, [])):
+            if a <= line <= b and text not in first:
+                first[text] = op
+    return 'unlock' in first.values()
 
 def is_dropping(fn):
     return dropping(CURRENT[0], str(fn))
