@@ -35,6 +35,14 @@ GUARD_END = {}  # (file, guard_line, guard_col) -> list of closing-brace (line, 
 SOURCES = {}
 ARGS = {}       # (file, line, col) of the name of a call -> its arguments as spatch prints them
 
+RX_NOTE = ('identifier constraints use python regexps, not =~, because spatch'
+           ' 1.1.1 (PCRE) and 1.3 (OCaml Str) read =~ regexps differently')
+RX0 = re.compile(r'^(raw_)?(spin|read|write)_(try)?lock(_irq|_irqsave|_bh)?(_nested)?$')
+RX1 = re.compile(r'^(raw_)?(spin|read|write)_unlock(_irq|_irqrestore|_bh)?$')
+RX2 = re.compile(r'^(raw_)?(spin|read|write)_lock(_irq|_irqsave|_bh)?(_nested)?$')
+RX3 = re.compile(r'^(raw_)?(spin|read|write)_trylock(_irq|_irqsave|_bh)?$')
+RX4 = re.compile(r'^((raw_)?spinlock(_irq|_irqsave|_bh|_nested)?|(read|write)_lock(_irq|_irqsave|_bh)?)$')
+
 SLEEP_RE = re.compile(r'^(?:'
     r'mutex_lock(?:_interruptible|_killable|_io)?(?:_nested)?'
     r'|rt_mutex_lock(?:_interruptible|_killable|_nested)?'
@@ -68,7 +76,7 @@ GFP_RECLAIM_RE = re.compile(r'\b(GFP_KERNEL|GFP_KERNEL_ACCOUNT|GFP_USER|GFP_HIGH
                             r'|__GFP_RECLAIM|__GFP_DIRECT_RECLAIM)\b')
 GFP_MASKED_RE = re.compile(r'~\s*\(?\s*(__GFP_RECLAIM|__GFP_DIRECT_RECLAIM)\b')
 
-# 7.2 include/linux/slab.h: k{m,z,vm,vz}alloc_{obj,objs,flex}(V[, COUNT|FAM, COUNT][, GFP]);
+# In the 7.2 include/linux/slab.h: k{m,z,vm,vz}alloc_{obj,objs,flex}(V[, COUNT|FAM, COUNT][, GFP]);
 # the GFP is optional and defaults to GFP_KERNEL (default_gfp() in gfp.h).
 OBJ_HELPER_RE = re.compile(r'^k(?:m|z|vm|vz)alloc_(obj|objs|flex)$')
 OBJ_MIN_ARGS = {'obj': 1, 'objs': 2, 'flex': 3}
@@ -283,7 +291,7 @@ if direct_sleeper(str(F), str(ES), None):
     SLEEPERS_SEEN.add(str(F))
 
 @lockops@
-identifier LK =~ "^(raw_)?(spin|read|write)_(try)?lock(_irq|_irqsave|_bh)?(_nested)?$";
+identifier LK : script:python() { RX0.match(str(LK)) is not None };
 expression E;
 position p;
 @@
@@ -295,7 +303,7 @@ E << lockops.E; p << lockops.p;
 LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'lock', squash(E).lstrip('&')))
 
 @unlockops@
-identifier UL =~ "^(raw_)?(spin|read|write)_unlock(_irq|_irqrestore|_bh)?$";
+identifier UL : script:python() { RX1.match(str(UL)) is not None };
 expression E;
 position p;
 @@
@@ -313,7 +321,7 @@ LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'unlock', squash(E).ls
 @clean exists@
 identifier FN : script:python() { is_dropping(FN) };
 identifier F : script:python() { clean_interesting(F) };
-identifier UL =~ "^(raw_)?(spin|read|write)_unlock(_irq|_irqrestore|_bh)?$";
+identifier UL : script:python() { RX1.match(str(UL)) is not None };
 position pf;
 @@
 FN(...) {
@@ -334,8 +342,8 @@ add_clean(FN, F, pf)
 @region exists@
 expression L;
 identifier F : script:python() { interesting(F) };
-identifier LK =~ "^(raw_)?(spin|read|write)_lock(_irq|_irqsave|_bh)?(_nested)?$";
-identifier UL =~ "^(raw_)?(spin|read|write)_unlock(_irq|_irqrestore|_bh)?$";
+identifier LK : script:python() { RX2.match(str(LK)) is not None };
+identifier UL : script:python() { RX1.match(str(UL)) is not None };
 position p1, p2, pl;
 @@
 LK@p1(L@pl, ...)
@@ -352,8 +360,8 @@ add_region('lock', pl, L, p1, F, p2)
 @tryregion exists@
 expression L;
 identifier F : script:python() { interesting(F) };
-identifier TL =~ "^(raw_)?(spin|read|write)_trylock(_irq|_irqsave|_bh)?$";
-identifier UL =~ "^(raw_)?(spin|read|write)_unlock(_irq|_irqrestore|_bh)?$";
+identifier TL : script:python() { RX3.match(str(TL)) is not None };
+identifier UL : script:python() { RX1.match(str(UL)) is not None };
 position p1, p2, pl;
 statement S;
 @@
@@ -386,7 +394,7 @@ add_region('trylock', pl, L, p1, F, p2)
 @guardregion exists@
 expression L;
 identifier F : script:python() { interesting(F) };
-identifier G =~ "^((raw_)?spinlock(_irq|_irqsave|_bh|_nested)?|(read|write)_lock(_irq|_irqsave|_bh)?)$";
+identifier G : script:python() { RX4.match(str(G)) is not None };
 position p1, p2, pl;
 @@
 guard(G)@p1(L@pl);
@@ -402,7 +410,7 @@ add_region('guard', pl, L, p1, F, p2)
 // the guard ends its scope. No match: the guard is at function level.
 @guardblock exists@
 expression L;
-identifier G =~ "^((raw_)?spinlock(_irq|_irqsave|_bh|_nested)?|(read|write)_lock(_irq|_irqsave|_bh)?)$";
+identifier G : script:python() { RX4.match(str(G)) is not None };
 position p1, pe;
 @@
 {
@@ -421,7 +429,7 @@ GUARD_END.setdefault((p1[0].file, int(p1[0].line), int(p1[0].column)), []).appen
 iterator name scoped_guard;
 expression L;
 identifier F : script:python() { interesting(F) };
-identifier G =~ "^((raw_)?spinlock(_irq|_irqsave|_bh|_nested)?|(read|write)_lock(_irq|_irqsave|_bh)?)$";
+identifier G : script:python() { RX4.match(str(G)) is not None };
 position p1, p2, pl;
 @@
 scoped_guard@p1(G, L@pl) {
