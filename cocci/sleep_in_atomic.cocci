@@ -207,7 +207,9 @@ def dropping(file, fn):
     return 'unlock' in first.values()
 
 def is_dropping(fn):
-    return dropping(CURRENT[0], str(fn))
+    """spatch may run a rule over all files before the next rule (one file
+    group) or file by file: look at every file seen so far."""
+    return any(dropping(file, str(fn)) for file in FUNCS)
 
 def chains_for(file):
     """Fixed point: function -> shortest call chain to a direct sleeper."""
@@ -241,16 +243,16 @@ def chains_for(file):
     return chain
 
 def interesting(f):
-    """Callees the region rules follow: possible sleepers of the current file."""
-    file = CURRENT[0]
-    if file not in CHAINS:
-        CHAINS[file] = chains_for(file)
+    """Callees the region rules follow: possible sleepers of the files seen."""
+    for file in FUNCS:
+        if file not in CHAINS:
+            CHAINS[file] = chains_for(file)
     f = str(f)
-    return f in CHAINS[file] or f in SLEEPERS_SEEN
+    return f in SLEEPERS_SEEN or any(f in c for c in CHAINS.values())
 
 def clean_interesting(f):
     f = str(f)
-    return f in SLEEPERS_SEEN or any(f == n for (a, b, n) in FUNCS.get(CURRENT[0], []))
+    return f in SLEEPERS_SEEN or any(f == n for fs in FUNCS.values() for (a, b, n) in fs)
 
 // ---------------------------------------------------------------------------
 // Cheap prepass, no paths: the arguments of every call, and the names that the
