@@ -30,7 +30,7 @@ latest=$(ls -d "$SERIES"/v[0-9]* 2>/dev/null | sed 's/.*\/v//' | sort -n | tail 
 
 # field KEY FILE: the value of KEY= on the rtmutex-timedlock line.
 field() {
-	sed -n "s/^rtmutex-timedlock: .* $1=\\([0-9a-z]*\\).*/\\1/p" "$2" | tail -n 1
+	sed -n "s/^rtmutex-timedlock:.* $1=\\([0-9a-z]*\\).*/\\1/p" "$2" | tail -n 1
 }
 
 test_expect_success KERNEL "build the base kernel and v$latest of the series" '
