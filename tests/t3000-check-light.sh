@@ -123,6 +123,33 @@ assert paths==[\"checkpatch\",\"format\"], paths
 "
 '
 
+test_expect_success TREE 'a comment on v1 whose lines v2 leaves alone is still open at v2' '
+	mkseries fb 1 && mkdir -p store/series/fb/v2 &&
+	mkpatch store/series/fb/v1/0001-x.patch "[PATCH] binder: x" yes \
+		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
+	sed -e "s/^Subject: \[PATCH\]/Subject: [PATCH v2]/" \
+	    -e "s/^---\$/---\nChanges in v2:\n- none\n- Link to v1: https:\/\/lore.kernel.org\/r\/fb1@x/" \
+		store/series/fb/v1/0001-x.patch >store/series/fb/v2/0001-x.patch &&
+	sed -i "s/^Subject:/Message-ID: <fb1@x>\nSubject:/" store/series/fb/v1/0001-x.patch &&
+	cat >reply.mbox <<-\EOM &&
+	From mboxrd@z Thu Jan  1 00:00:00 1970
+	From: R E Viewer <reviewer@example.invalid>
+	Subject: Re: [PATCH] binder: x
+	Message-ID: <r1@x>
+	In-Reply-To: <fb1@x>
+
+	On Mon, Nov 30, 2026, A U Thor wrote:
+	> +/* c */
+
+	This comment says nothing useful.
+	EOM
+	cd store &&
+	kseries feedback ingest fb ../reply.mbox &&
+	kseries check fb@v2 --stage feedback >out &&
+	grep "fb  *v2  feedback   warn   1  1 of 1 comments on earlier versions still open" out &&
+	grep "by R E Viewer <reviewer@example.invalid> on v1 still open" out
+'
+
 test_expect_success 'a version whose patches are not here is skipped, with the reason' '
 	mkdir -p store2/series && cd store2 &&
 	kseries import handles "$SRC_DIR/tests/t0001/seed-004-binder-large-handles-v1.mbox" >/dev/null &&

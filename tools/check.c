@@ -16,6 +16,7 @@
 
 #include "apply.h"
 #include "check.h"
+#include "feedback.h"
 #include "format.h"
 #include "mail.h"
 #include "run.h"
@@ -1213,65 +1214,50 @@ static void stage_script(struct check_ctx *ctx, struct stage_result *r)
 	g_free(sdir);
 }
 
-/* ---- feedback: comments from the previous version still open ---- */
+/* ---- feedback: comments from earlier versions still open ---- */
 
+/*
+ * The review given on earlier versions, carried to this one through the
+ * pairing of feedback.h: a comment whose anchored lines did not change is
+ * still open, and each is a warning here. Trailers are not work to do.
+ */
 static void stage_feedback(struct check_ctx *ctx, struct stage_result *r)
 {
-	char *dir = g_build_filename(ctx->s->dir, "feedback", NULL);
-	GDir *d = g_dir_open(dir, 0, NULL);
-	const char *n;
+	GPtrArray *items = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)feedback_item_free);
+	struct feedback_ctx *fc;
 	int open = 0, total = 0;
 
-	while (d && (n = g_dir_read_name(d))) {
-		char *path = g_build_filename(dir, n, NULL);
-		char *buf;
-		size_t len;
-
-		if (n[0] != '.' && is_file(path) &&
-		    read_file(path, 1 << 20, &buf, &len) == 0) {
-			char *end = strstr(buf, "\n\n");
-			char *status = NULL, *file = NULL, *version = NULL;
-			char *author = NULL, *line = NULL;
-			char **hdr;
-
-			if (end)
-				*end = '\0';
-			hdr = g_strsplit(buf, "\n", -1);
-			for (char **h = hdr; *h; h++) {
-				if (g_str_has_prefix(*h, "Status: "))
-					status = *h + 8;
-				else if (g_str_has_prefix(*h, "Version: "))
-					version = *h + 9;
-				else if (g_str_has_prefix(*h, "File: "))
-					file = *h + 6;
-				else if (g_str_has_prefix(*h, "Line: "))
-					line = *h + 6;
-				else if (g_str_has_prefix(*h, "Author: "))
-					author = *h + 8;
-			}
-			if (version && atoi(g_str_has_prefix(version, "v") ?
-					    version + 1 : version) < ctx->version) {
-				total++;
-				if (status && g_str_has_prefix(status, "open")) {
-					char *msg = g_strdup_printf("comment %s by %s still open",
-								    n, author ? author : "?");
-
-					finding_add(r, "feedback", file ? file : "",
-						    line ? atoi(line) : 0, "warning",
-						    msg, 0);
-					g_free(msg);
-					open++;
-				}
-			}
-			g_strfreev(hdr);
-			g_free(buf);
-		}
-		g_free(path);
+	if (feedback_load(ctx->s, items) < 0) {
+		fail(r, "cannot read the feedback records");
+		g_ptr_array_unref(items);
+		return;
 	}
-	if (d)
-		g_dir_close(d);
-	g_free(dir);
-	set_summary(r, "%d of %d comments on earlier versions open", open, total);
+	fc = feedback_ctx_new(ctx->s);
+	for (guint i = 0; i < items->len; i++) {
+		const struct feedback_item *it = items->pdata[i];
+		enum feedback_status st;
+		int paired = -1;
+
+		if (it->version >= ctx->version || !strcmp(it->kind, "trailer"))
+			continue;
+		total++;
+		st = feedback_status_at(fc, it, ctx->version, &paired);
+		if (st == FB_OPEN) {
+			char *msg = g_strdup_printf("comment %s by %s on v%d still open",
+						    it->id, it->from, it->version);
+
+			finding_add(r, "feedback", it->file ? it->file : "",
+				    it->file ? it->line : 0, "warning", msg,
+				    paired > 0 ? paired : 0);
+			g_free(msg);
+			open++;
+		}
+	}
+	feedback_ctx_free(fc);
+	g_ptr_array_unref(items);
+	set_summary(r, "%d of %d comments on earlier versions still open",
+		    open, total);
 }
 
 void check_run_stage(struct check_ctx *ctx, const char *name,

@@ -9,39 +9,36 @@
 
 #include "apply.h"
 #include "builtin.h"
+#include "feedback.h"
 #include "series.h"
 #include "util.h"
 #include "banned.h"
 
-/* Counts feedback records whose "Status:" header says open. */
-static int count_open(const struct series *s)
+/* Comments from earlier versions still open at version (feedback.h). */
+static int count_open(const struct series *s, int version)
 {
-	char *dir = g_build_filename(s->dir, "feedback", NULL);
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	GPtrArray *items = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)feedback_item_free);
+	struct feedback_ctx *fc;
 	int n = 0;
 
-	while (d && (de = readdir(d))) {
-		char *path, *buf;
-		size_t len;
-
-		if (de->d_name[0] == '.')
-			continue;
-		path = g_build_filename(dir, de->d_name, NULL);
-		if (is_file(path) && read_file(path, 1 << 20, &buf, &len) == 0) {
-			const char *end = strstr(buf, "\n\n");
-			const char *st = strstr(buf, "\nStatus: open");
-
-			if (starts_with(buf, "Status: open") ||
-			    (st && (!end || st < end)))
-				n++;
-			g_free(buf);
-		}
-		g_free(path);
+	if (feedback_load(s, items) < 0) {
+		g_ptr_array_unref(items);
+		return -1;
 	}
-	if (d)
-		closedir(d);
-	g_free(dir);
+	fc = feedback_ctx_new(s);
+	for (guint i = 0; i < items->len; i++) {
+		const struct feedback_item *it = items->pdata[i];
+		int paired;
+
+		if (!strcmp(it->kind, "trailer"))
+			continue;
+		if (feedback_status_at(fc, it, MAX(version, it->version),
+				       &paired) == FB_OPEN)
+			n++;
+	}
+	feedback_ctx_free(fc);
+	g_ptr_array_unref(items);
 	return n;
 }
 
@@ -88,7 +85,7 @@ int cmd_list(int argc, const char **argv)
 		printf("%-24s v%-3d %-13s %-28s %d open\n", s.name, v,
 		       !origin ? "draft" :
 		       !strcmp(origin, "ours") ? "draft" : origin,
-		       check, count_open(&s));
+		       check, count_open(&s, v));
 		g_free(check);
 		series_release(&s);
 	}
