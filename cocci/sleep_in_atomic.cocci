@@ -43,6 +43,8 @@ RX2 = re.compile(r'^(raw_)?(spin|read|write)_lock(_irq|_irqsave|_bh)?(_nested)?$
 RX3 = re.compile(r'^(raw_)?(spin|read|write)_trylock(_irq|_irqsave|_bh)?$')
 RX4 = re.compile(r'^((raw_)?spinlock(_irq|_irqsave|_bh|_nested)?|(read|write)_lock(_irq|_irqsave|_bh)?)$')
 
+ALIAS_RX = re.compile(r'^&\w+->\w+$')
+
 SLEEP_RE = re.compile(r'^(?:'
     r'mutex_lock(?:_interruptible|_killable|_io)?(?:_nested)?'
     r'|rt_mutex_lock(?:_interruptible|_killable|_nested)?'
@@ -170,7 +172,7 @@ def args_at(p):
     return ARGS.get((p.file, int(p.line), int(p.column)), '')
 
 def add_region(kind, pl, L, p1, F, p2):
-    text = lock_text(p1[0].file, pl[0]) or L
+    text = (lock_text(p1[0].file, pl[0]) if pl else None) or L
     text = text.strip()
     if text.startswith('&'):
         text = text[1:].strip()
@@ -342,7 +344,7 @@ add_clean(FN, F, pf)
 // Lock regions.
 
 @region exists@
-expression L;
+expression L : script:python() { ALIAS_RX.match(squash(str(L))) is None };
 identifier F : script:python() { interesting(F) };
 identifier LK : script:python() { RX2.match(str(LK)) is not None };
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
@@ -358,6 +360,28 @@ p1 << region.p1; pl << region.pl; L << region.L; F << region.F;
 p2 << region.p2;
 @@
 add_region('lock', pl, L, p1, F, p2)
+
+// Lock expressions &X->FLD: the region also ends where X is reassigned
+// (binder_thread_release() walks a chain, unlocking last_t, locking t).
+@regionx exists@
+identifier X, FLD;
+expression E;
+identifier F : script:python() { interesting(F) };
+identifier LK : script:python() { RX2.match(str(LK)) is not None };
+identifier UL : script:python() { RX1.match(str(UL)) is not None };
+position p1, p2, pl;
+@@
+LK@p1(&X->FLD@pl, ...)
+... when != UL(&X->FLD, ...)
+    when != X = E
+    when any
+F@p2(...)
+
+@script:python@
+p1 << regionx.p1; X << regionx.X; FLD << regionx.FLD; F << regionx.F;
+p2 << regionx.p2;
+@@
+add_region('lock', None, '%s->%s' % (X, FLD), p1, F, p2)
 
 @tryregion exists@
 expression L;
