@@ -150,6 +150,30 @@ test_expect_success TREE 'a comment on v1 whose lines v2 leaves alone is still o
 	grep "by R E Viewer <reviewer@example.invalid> on v1 still open" out
 '
 
+# The stages that need files checked out share one worktree of the base
+# tree across runs (a checkout of the whole tree is too slow for each).
+if test_have_prereq TREE && command -v spatch >/dev/null; then
+	test_set_prereq SPATCH
+	export KSERIES_CHECK_WORKTREE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/wt/kseries-test
+fi
+
+test_expect_success TREE,SPATCH 'a sleeping call added under alloc->lock fails the cocci stage' '
+	mkseries sleepy 1 &&
+	mkpatch store/series/sleepy/v1/0001-x.patch "[PATCH] binder: x" yes \
+		"/^int binder_alloc_get_allocated_count(/,/^}/ s|^\tint count = 0;|&\n\n\tspin_lock(\&alloc->lru_demo_lock);\n\tmsleep(1);\n\tspin_unlock(\&alloc->lru_demo_lock);|" &&
+	grep "+	msleep(1);" store/series/sleepy/v1/0001-x.patch &&
+	cd store &&
+	test_expect_code 1 kseries check sleepy --stage cocci >out &&
+	grep "sleepy  *v1  cocci      fail   1" out &&
+	grep "sleeping call .msleep. while holding .alloc->lru_demo_lock." out
+'
+
+test_expect_success TREE,SPATCH 'findings already in the base are not new' '
+	cd store &&
+	kseries check good --stage cocci >out &&
+	grep "good  *v1  cocci      pass   0" out
+'
+
 test_expect_success 'a version whose patches are not here is skipped, with the reason' '
 	mkdir -p store2/series && cd store2 &&
 	kseries import handles "$SRC_DIR/tests/t0001/seed-004-binder-large-handles-v1.mbox" >/dev/null &&

@@ -79,6 +79,11 @@ void finding_add(struct stage_result *r, const char *tool, const char *file,
 	g_ptr_array_add(r->findings, f);
 }
 
+/*
+ * Line numbers move when a series adds lines above a finding, so they are
+ * not part of its identity: neither the finding's own nor one named in
+ * its message ("taken at line 1164" becomes "taken at line N").
+ */
 char *finding_id(const struct finding *f)
 {
 	GString *s = g_string_new(NULL);
@@ -93,6 +98,12 @@ char *finding_id(const struct finding *f)
 		if (space)
 			g_string_append_c(s, ' ');
 		space = false;
+		if (g_str_has_suffix(s->str, "line ") && g_ascii_isdigit(*p)) {
+			while (g_ascii_isdigit(p[1]))
+				p++;
+			g_string_append_c(s, 'N');
+			continue;
+		}
 		g_string_append_c(s, *p);
 	}
 	return g_string_free(s, FALSE);

@@ -214,16 +214,37 @@ static void print_result(const struct check_ctx *ctx,
 	fflush(stdout);
 }
 
+/*
+ * The workbench scripts (kernel/) and rules (cocci/) that a check uses:
+ * $KSERIES_KERNEL_DIR / $KSERIES_COCCI_DIR, else the store's own when it
+ * has them (this repository), else those beside the kseries program.
+ * New string.
+ */
+static char *resource_dir(const char *name, const char *env_name)
+{
+	const char *env = getenv(env_name);
+	char *dir, *exe, *exedir;
+
+	if (env && *env)
+		return g_strdup(env);
+	dir = g_build_filename(store_top(), name, NULL);
+	if (is_dir(dir))
+		return dir;
+	g_free(dir);
+	exe = g_file_read_link("/proc/self/exe", NULL);
+	exedir = exe ? g_path_get_dirname(exe) : g_strdup(".");
+	dir = g_build_filename(exedir, name, NULL);
+	g_free(exe);
+	g_free(exedir);
+	return dir;
+}
+
 static const char *kernel_dir_of(void)
 {
 	static char *dir;
 
-	if (!dir) {
-		const char *env = getenv("KSERIES_KERNEL_DIR");
-
-		dir = env && *env ? g_strdup(env) :
-		      g_build_filename(store_top(), "kernel", NULL);
-	}
+	if (!dir)
+		dir = resource_dir("kernel", "KSERIES_KERNEL_DIR");
 	return dir;
 }
 
@@ -287,11 +308,13 @@ static json_t *check_version(struct series *s, int version,
 	ctx.version = version;
 	ctx.verbose = o->verbose;
 	ctx.kernel_dir = kernel_dir_of();
-	ctx.cocci_dir = g_build_filename(store_top(), "cocci", NULL);
+	ctx.cocci_dir = resource_dir("cocci", "KSERIES_COCCI_DIR");
 	ctx.files = series_patch_files(s, version, false);
 	ctx.logdir = g_strdup_printf("%s/results/%s/v%d", cache_dir(), s->name,
 				     version);
-	ctx.wt = g_build_filename(cache_dir(), "wt", "kseries-check", NULL);
+	ctx.wt = getenv("KSERIES_CHECK_WORKTREE") && *getenv("KSERIES_CHECK_WORKTREE") ?
+		 g_strdup(getenv("KSERIES_CHECK_WORKTREE")) :
+		 g_build_filename(cache_dir(), "wt", "kseries-check", NULL);
 	mkdir_p(ctx.logdir);
 
 	/* apply: always run, it yields the commits the cache is keyed by */
