@@ -42,7 +42,7 @@ latest=$(ls -d "$SERIES"/v[0-9]* 2>/dev/null | sed 's/.*\/v//' | sort -n | tail 
 
 # field MODE KEY FILE: KEY= on the MODE line of binder-handles-bench.
 field() {
-	sed -n "s/^binder-handles-bench: mode=$1 .* $2=\\([0-9a-z.]*\\).*/\\1/p" "$3" | tail -n 1
+	sed -n "s/^binder-handles-bench: mode=$1 .* $2=\\([-0-9a-z.]*\\).*/\\1/p" "$3" | tail -n 1
 }
 
 test_expect_success STATIC_CC 'binder-handles-bench builds statically, warning-free' '
