@@ -83,31 +83,28 @@ char *resolve_commit(const char *repo, const char *rev)
 	return id;
 }
 
-/* Runs git with an environment; output appended to log. */
+/*
+ * Runs git with an environment: stderr goes to log, and on failure stdout
+ * too; on success *out gets stdout without its trailing newline.
+ */
 static int git_env(const char *repo, const char *const *env,
 		   const char *const *argv, const char *in, size_t in_len,
 		   char **out, GString *log)
 {
 	struct run_opts o = { .dir = repo, .env = env, .in = in,
-			      .in_len = in_len, .capture_out = true,
-			      .capture_err = true };
-	struct run_result r;
-	int ret;
+			      .in_len = in_len };
+	GString *so = g_string_new(NULL);
+	int status = run_output(&o, argv, so, log);
 
-	if (run_argv(argv, &o, &r) < 0)
-		return -1;
-	if (r.err->len)
-		g_string_append(log, r.err->str);
-	ret = r.status ? -1 : 0;
-	if (ret == 0 && out) {
-		g_strchomp(r.out->str);
-		*out = g_string_free(r.out, FALSE);
-		r.out = NULL;
-	} else if (ret && r.out->len) {
-		g_string_append(log, r.out->str);
+	if (status == 0 && out) {
+		g_strchomp(so->str);
+		*out = g_string_free(so, FALSE);
+		return 0;
 	}
-	run_result_release(&r);
-	return ret;
+	if (status > 0)
+		g_string_append(log, so->str);
+	g_string_free(so, TRUE);
+	return status == 0 ? 0 : -1;
 }
 
 struct info {

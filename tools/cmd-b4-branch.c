@@ -37,25 +37,23 @@ static const char b4_usage[] =
 static int run_in(const char *dir, const char *const *env,
 		  const char *const *argv, char **out)
 {
-	struct run_opts o = { .dir = dir, .env = env, .capture_out = true,
-			      .capture_err = true, .timeout = 600 };
-	struct run_result r;
-	int ret;
+	struct run_opts o = { .dir = dir, .env = env, .timeout = 600 };
+	GString *so = g_string_new(NULL), *se = g_string_new(NULL);
+	int status = run_output(&o, argv, so, se);
 
-	if (run_argv(argv, &o, &r) < 0)
-		return -1;
-	ret = r.status ? -1 : 0;
-	if (ret) {
-		g_strchomp(r.err->str);
-		g_strchomp(r.out->str);
-		error("%s %s failed: %s%s%s", argv[0], argv[1], r.err->str,
-		      r.err->len && r.out->len ? "\n" : "", r.out->str);
-	} else if (out) {
-		*out = g_string_free(r.out, FALSE);
-		r.out = NULL;
+	if (status > 0) {
+		g_strchomp(se->str);
+		g_strchomp(so->str);
+		error("%s %s failed: %s%s%s", argv[0], argv[1], se->str,
+		      se->len && so->len ? "\n" : "", so->str);
+	} else if (status == 0 && out) {
+		*out = g_string_free(so, FALSE);
+		so = NULL;
 	}
-	run_result_release(&r);
-	return ret;
+	if (so)
+		g_string_free(so, TRUE);
+	g_string_free(se, TRUE);
+	return status == 0 ? 0 : -1;
 }
 
 /* b4 prefixes: the words of series.prefix other than PATCH. */

@@ -797,23 +797,21 @@ static int git_out(const char *repo, const char *const *env,
 		   char **out)
 {
 	struct run_opts o = { .dir = repo, .env = env, .in = in,
-			      .in_len = in_len, .capture_out = true,
-			      .capture_err = true };
-	struct run_result r;
-	int ret;
+			      .in_len = in_len };
+	GString *so = g_string_new(NULL), *se = g_string_new(NULL);
+	int status = run_output(&o, argv, so, se);
 
-	if (run_argv(argv, &o, &r) < 0)
-		return -1;
-	ret = r.status ? -1 : 0;
-	if (ret) {
-		g_strchomp(r.err->str);
-		error("%s %s failed: %s", argv[0], argv[1], r.err->str);
-	} else if (out) {
-		*out = g_string_free(r.out, FALSE);
-		r.out = NULL;
+	if (status > 0) {
+		g_strchomp(se->str);
+		error("%s %s failed: %s", argv[0], argv[1], se->str);
+	} else if (status == 0 && out) {
+		*out = g_string_free(so, FALSE);
+		so = NULL;
 	}
-	run_result_release(&r);
-	return ret;
+	if (so)
+		g_string_free(so, TRUE);
+	g_string_free(se, TRUE);
+	return status == 0 ? 0 : -1;
 }
 
 /* "Name <email> 1234 +0100" → name, email, "@1234 +0100". */

@@ -223,32 +223,54 @@ void run_result_release(struct run_result *res)
 	res->out = res->err = NULL;
 }
 
-int run_capture(const char *dir, const char *const *argv, char **outp)
+int run_output(const struct run_opts *opts, const char *const *argv,
+	       GString *out, GString *err)
 {
-	struct run_opts o = { .dir = dir, .capture_out = true,
-			      .capture_err = true };
+	struct run_opts o = *opts;
 	struct run_result r;
+	int status;
 
-	*outp = NULL;
+	o.capture_out = true;
+	o.capture_err = true;
+	o.merge_err = false;
 	if (run_argv(argv, &o, &r) < 0)
 		return -1;
-	if (r.status != 0) {
+	if (out)
+		g_string_append_len(out, r.out->str, (gssize)r.out->len);
+	if (err)
+		g_string_append_len(err, r.err->str, (gssize)r.err->len);
+	status = r.status;
+	run_result_release(&r);
+	return status;
+}
+
+int run_capture(const char *dir, const char *const *argv, char **outp)
+{
+	struct run_opts o = { .dir = dir };
+	GString *out = g_string_new(NULL), *err = g_string_new(NULL);
+	int status;
+
+	*outp = NULL;
+	status = run_output(&o, argv, out, err);
+	if (status != 0) {
 		GString *cmd = g_string_new(argv[0]);
 
-		for (const char *const *a = argv + 1; *a && cmd->len < 200; a++)
-			g_string_append_printf(cmd, " %s", *a);
-		g_strchomp(r.err->str);
-		error("'%s' failed (exit %d)%s%s", cmd->str, r.status,
-		      r.err->str[0] ? ": " : "", r.err->str);
+		if (status > 0) {
+			for (const char *const *a = argv + 1; *a && cmd->len < 200; a++)
+				g_string_append_printf(cmd, " %s", *a);
+			g_strchomp(err->str);
+			error("'%s' failed (exit %d)%s%s", cmd->str, status,
+			      err->str[0] ? ": " : "", err->str);
+		}
 		g_string_free(cmd, TRUE);
-		run_result_release(&r);
+		g_string_free(out, TRUE);
+		g_string_free(err, TRUE);
 		return -1;
 	}
-	while (r.out->len && r.out->str[r.out->len - 1] == '\n')
-		g_string_truncate(r.out, r.out->len - 1);
-	*outp = g_string_free(r.out, FALSE);
-	r.out = NULL;
-	run_result_release(&r);
+	while (out->len && out->str[out->len - 1] == '\n')
+		g_string_truncate(out, out->len - 1);
+	*outp = g_string_free(out, FALSE);
+	g_string_free(err, TRUE);
 	return 0;
 }
 

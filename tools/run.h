@@ -41,6 +41,15 @@ int run_argv(const char *const *argv, const struct run_opts *opts,
 void run_result_release(struct run_result *res);
 
 /*
+ * Runs argv with opts (its capture fields are ignored): stdout is appended
+ * to out and stderr to err, either of which may be NULL. Returns the
+ * child's exit status, or -1 with an error printed when it could not be
+ * started. The one place where a child's output is collected whole.
+ */
+int run_output(const struct run_opts *opts, const char *const *argv,
+	       GString *out, GString *err);
+
+/*
  * Convenience: runs argv in dir, returns its stdout (trailing newline
  * stripped) in *out, or -1 with the child's stderr printed when it
  * fails. *out belongs to the caller.
