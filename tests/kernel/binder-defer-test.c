@@ -46,7 +46,6 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,13 +53,14 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/android/binder.h>
-#include <linux/android/binderfs.h>
+
+#define PROGNAME "binder-defer-test"
+#include "binder-common.h"
 
 /* include/uapi/linux/android/binder.h with the patch; an enum, not a macro */
 #define TF_DEFER_COMPLETE_ 0x80
@@ -70,20 +70,6 @@
 #define CODE_PING 1
 #define CODE_ONEWAY 2
 #define CODE_LAST 3
-
-static const char *progname = "binder-defer-test";
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: error: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
 
 /* Return commands read from the driver. */
 struct rbuf {
@@ -595,59 +581,6 @@ static int run_count(const char *dev, bool defer, int n, double max,
 	return 0;
 }
 
-/* A private binderfs instance, and devices of our own in it. */
-static char mnt[64];
-static char devpath[128];
-static pid_t mnt_owner;
-
-static void cleanup_mount(void)
-{
-	/* the forked server runs atexit handlers too */
-	if (mnt[0] && getpid() == mnt_owner) {
-		umount2(mnt, MNT_DETACH);
-		rmdir(mnt);
-	}
-}
-
-static const char *make_device(const char *name)
-{
-	struct binderfs_device bd;
-	char ctl[96];
-	int fd, n;
-
-	if (!mnt[0]) {
-		snprintf(mnt, sizeof(mnt), "/tmp/binder-defer-test.XXXXXX");
-		if (!mkdtemp(mnt))
-			fail("mkdtemp: %s", strerror(errno));
-		if (mount("binder", mnt, "binder", 0, NULL) < 0) {
-			int e = errno;
-
-			rmdir(mnt);
-			mnt[0] = '\0';
-			if (e == ENODEV)
-				fail("binderfs is not available (CONFIG_ANDROID_BINDERFS)");
-			fail("cannot mount binderfs: %s", strerror(e));
-		}
-		mnt_owner = getpid();
-		atexit(cleanup_mount);
-	}
-	n = snprintf(ctl, sizeof(ctl), "%s/binder-control", mnt);
-	if (n < 0 || (size_t)n >= sizeof(ctl))
-		fail("path too long");
-	fd = open(ctl, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		fail("cannot open '%s': %s", ctl, strerror(errno));
-	memset(&bd, 0, sizeof(bd));
-	snprintf(bd.name, sizeof(bd.name), "%s", name);
-	if (ioctl(fd, BINDER_CTL_ADD, &bd) < 0)
-		fail("BINDER_CTL_ADD '%s': %s", name, strerror(errno));
-	close(fd);
-	n = snprintf(devpath, sizeof(devpath), "%s/%s", mnt, bd.name);
-	if (n < 0 || (size_t)n >= sizeof(devpath))
-		fail("path too long");
-	return devpath;
-}
-
 static void make_pipes(void)
 {
 	if (pipe(to_server) || pipe(to_client))
@@ -675,16 +608,16 @@ static int run_all(int n)
 	int rc, rc2;
 
 	make_pipes();
-	rc = run_order(make_device("defer-order"));
+	rc = run_order(binder_device("defer-order"));
 	close_pipes();
 
 	make_pipes();
-	rc2 = run_count(make_device("defer-classic"), false, n, 0, &classic);
+	rc2 = run_count(binder_device("defer-classic"), false, n, 0, &classic);
 	close_pipes();
 	if (rc2)
 		return 1;
 	make_pipes();
-	rc2 = run_count(make_device("defer-defer"), true, n,
+	rc2 = run_count(binder_device("defer-defer"), true, n,
 			rc == 0 ? 1.1 : 0, &defer);
 	close_pipes();
 
@@ -701,7 +634,7 @@ static void usage(void)
 		"usage: %s [-n N]\n"
 		"       %s [-d DEVICE] order\n"
 		"       %s [-d DEVICE] [-n N] [-x MAX] count defer|classic\n",
-		progname, progname, progname);
+		PROGNAME, PROGNAME, PROGNAME);
 	exit(2);
 }
 
@@ -740,12 +673,12 @@ int main(int argc, char **argv)
 	make_pipes();
 	if (!strcmp(argv[0], "order") && argc == 1) {
 		if (!dev)
-			dev = make_device("defer-test");
+			dev = binder_device("defer-test");
 		rc = run_order(dev);
 	} else if (!strcmp(argv[0], "count") && argc == 2 &&
 		   (!strcmp(argv[1], "defer") || !strcmp(argv[1], "classic"))) {
 		if (!dev)
-			dev = make_device("defer-test");
+			dev = binder_device("defer-test");
 		rc = run_count(dev, !strcmp(argv[1], "defer"), n, max, NULL);
 	} else {
 		usage();

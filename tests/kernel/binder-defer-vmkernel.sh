@@ -12,6 +12,13 @@
 # objects are reused across worktrees and versions), the build directory
 # $KSERIES_CACHE/build/vm-rust-binder, under flock $KSERIES_CACHE/build.lock.
 # Copies the bzImage to OUT. Build output: $BUILD/build.log.
+#
+# Images are kept by content, as kernel/vm-build keeps them: when SRCTREE
+# is a git checkout without changes to tracked files, the bzImage is also
+# stored as $BUILD/by-tree/<HEAD tree id>-<fragment hash>.bzImage, and a
+# later call for the same tree and fragment copies it without taking the
+# lock or running make (t8200 and the series' check/vm and check/perf
+# stages switch the same worktree between base, v2 and the latest).
 set -euo pipefail
 
 usage() { echo "usage: tests/kernel/binder-defer-vmkernel.sh SRCTREE OUT" >&2; exit 129; }
@@ -31,10 +38,9 @@ if [ "$(stat -c %u "$BUILD")" != "$KS_KBUILD_UID" ]; then
 	chown -R "$KS_KBUILD_UID:$KS_KBUILD_GID" "$BUILD"
 fi
 log=$BUILD/build.log
-: >"$log"
 
 # The fragment: the VM harness's, C binder out, Rust binder in.
-frag=$BUILD/.vm-rust.config.new
+frag=$BUILD/.vm-rust.config.new.$$
 {
 	grep -v -E '^CONFIG_ANDROID_BINDER(_IPC|FS)=' "$kernel/vm.config"
 	cat <<-'EOF'
@@ -55,6 +61,7 @@ run() {	# run CMD...: in the chroot, as kbuild, output to the log
 mk() { run nice make -C /mnt/linux O="$BUILD" -j"${KSERIES_JOBS:-2}" LLVM=1 LOCALVERSION= "$@"; }
 
 build() {
+	: >"$log"
 	if [ ! -s "$BUILD/.config" ] || ! cmp -s "$frag" "$BUILD/.vm-rust.config"; then
 		rm -f "$BUILD/.vm-rust.config"
 		mk tinyconfig || return
@@ -72,6 +79,23 @@ build() {
 	mk bzImage
 }
 
+deliver() {
+	mkdir -p "$(dirname "$out")"
+	cp "$1" "$out.tmp.$$"
+	mv "$out.tmp.$$" "$out"
+}
+
+key=
+if git -C "$src" rev-parse --git-dir >/dev/null 2>&1 &&
+   [ -z "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then
+	key=$(git -C "$src" rev-parse 'HEAD^{tree}')-$(git hash-object "$frag")
+fi
+if [ -n "$key" ] && [ -f "$BUILD/by-tree/$key.bzImage" ]; then
+	rm -f "$frag"
+	deliver "$BUILD/by-tree/$key.bzImage"
+	exit 0
+fi
+
 rc=0
 { flock 9 && build; } 9>"$KSERIES_CACHE/build.lock" || rc=$?
 rm -f "$frag"
@@ -79,6 +103,10 @@ if [ "$rc" -ne 0 ]; then
 	tail -n 40 "$log" >&2
 	ks_die "Rust VM kernel build failed (log: $log)"
 fi
-mkdir -p "$(dirname "$out")"
-cp "$BUILD/arch/x86/boot/bzImage" "$out.tmp.$$"
-mv "$out.tmp.$$" "$out"
+image=$BUILD/arch/x86/boot/bzImage
+if [ -n "$key" ]; then
+	mkdir -p "$BUILD/by-tree"
+	cp "$image" "$BUILD/by-tree/$key.tmp.$$"
+	mv "$BUILD/by-tree/$key.tmp.$$" "$BUILD/by-tree/$key.bzImage"
+fi
+deliver "$image"

@@ -35,7 +35,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,13 +42,14 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/android/binder.h>
-#include <linux/android/binderfs.h>
+
+#define PROGNAME "binder-handles-bench"
+#include "binder-common.h"
 
 /* include/uapi/linux/android/binder.h with the series applied */
 #define BINDER_SET_PROC_FLAGS_	_IOWR('b', 18, __u32)
@@ -61,20 +61,6 @@
 #define CODE_LAST 2
 #define MAX_BATCH 1000
 #define PROBE 10
-
-static const char *progname = "binder-handles-bench";
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: error: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
 
 struct rbuf {
 	uint32_t data[8192];
@@ -455,62 +441,12 @@ out:
 	return rc;
 }
 
-/* A private binderfs instance, and devices of our own in it. */
-static char mnt[64];
-static char devpath[128];
-static pid_t mnt_owner;
-
-static void cleanup_mount(void)
-{
-	if (mnt[0] && getpid() == mnt_owner) {
-		umount2(mnt, MNT_DETACH);
-		rmdir(mnt);
-	}
-}
-
-static const char *make_device(const char *name)
-{
-	struct binderfs_device bd;
-	char ctl[96];
-	int fd, n;
-
-	if (!mnt[0]) {
-		snprintf(mnt, sizeof(mnt), "/tmp/binder-handles-bench.XXXXXX");
-		if (!mkdtemp(mnt))
-			fail("mkdtemp: %s", strerror(errno));
-		if (mount("binder", mnt, "binder", 0, NULL) < 0) {
-			int e = errno;
-
-			rmdir(mnt);
-			mnt[0] = '\0';
-			fail("cannot mount binderfs: %s", strerror(e));
-		}
-		mnt_owner = getpid();
-		atexit(cleanup_mount);
-	}
-	n = snprintf(ctl, sizeof(ctl), "%s/binder-control", mnt);
-	if (n < 0 || (size_t)n >= sizeof(ctl))
-		fail("path too long");
-	fd = open(ctl, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		fail("cannot open '%s': %s", ctl, strerror(errno));
-	memset(&bd, 0, sizeof(bd));
-	snprintf(bd.name, sizeof(bd.name), "%s", name);
-	if (ioctl(fd, BINDER_CTL_ADD, &bd) < 0)
-		fail("BINDER_CTL_ADD '%s': %s", name, strerror(errno));
-	close(fd);
-	n = snprintf(devpath, sizeof(devpath), "%s/%s", mnt, bd.name);
-	if (n < 0 || (size_t)n >= sizeof(devpath))
-		fail("path too long");
-	return devpath;
-}
-
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: %s [-r REFS] [-b BATCH] [-m CALLS]\n"
 		"       %s [-d DEVICE] [-r REFS] [-b BATCH] [-m CALLS] on|off\n",
-		progname, progname);
+		PROGNAME, PROGNAME);
 	exit(2);
 }
 
@@ -556,13 +492,13 @@ int main(int argc, char **argv)
 	alarm(1800);
 
 	if (argc == 0) {
-		rc = run(make_device("handles-off"), false, nrefs, batch, calls);
-		rc2 = run(make_device("handles-on"), true, nrefs, batch, calls);
+		rc = run(binder_device("handles-off"), false, nrefs, batch, calls);
+		rc2 = run(binder_device("handles-on"), true, nrefs, batch, calls);
 		return rc ? rc : rc2;
 	}
 	if (argc != 1 || (strcmp(argv[0], "on") && strcmp(argv[0], "off")))
 		usage();
 	if (!dev)
-		dev = make_device("handles-bench");
+		dev = binder_device("handles-bench");
 	return run(dev, !strcmp(argv[0], "on"), nrefs, batch, calls);
 }
