@@ -59,25 +59,11 @@ static GHashTable *conf_new(void)
 				     (GDestroyNotify)g_ptr_array_unref);
 }
 
-int conf_read(const char *path, GHashTable **confp)
+GHashTable *conf_parse(const char *buf, size_t len)
 {
-	const char *argv[] = { "git", "config", "-f", path, "--list", "-z", NULL };
-	struct run_opts o = { .capture_out = true, .capture_err = true };
-	struct run_result r;
-	GHashTable *conf;
-	const char *p, *end;
+	GHashTable *conf = conf_new();
+	const char *p = buf, *end = buf + len;
 
-	if (run_argv(argv, &o, &r) < 0)
-		return -1;
-	if (r.status) {
-		g_strchomp(r.err->str);
-		error("cannot read '%s': %s", path, r.err->str);
-		run_result_release(&r);
-		return -1;
-	}
-	conf = conf_new();
-	p = r.out->str;
-	end = p + r.out->len;
 	while (p < end) {
 		size_t n = strnlen(p, (size_t)(end - p));
 		const char *nl = memchr(p, '\n', n);
@@ -94,8 +80,25 @@ int conf_read(const char *path, GHashTable **confp)
 		g_free(key);
 		p += n + 1;
 	}
+	return conf;
+}
+
+int conf_read(const char *path, GHashTable **confp)
+{
+	const char *argv[] = { "git", "config", "-f", path, "--list", "-z", NULL };
+	struct run_opts o = { .capture_out = true, .capture_err = true };
+	struct run_result r;
+
+	if (run_argv(argv, &o, &r) < 0)
+		return -1;
+	if (r.status) {
+		g_strchomp(r.err->str);
+		error("cannot read '%s': %s", path, r.err->str);
+		run_result_release(&r);
+		return -1;
+	}
+	*confp = conf_parse(r.out->str, r.out->len);
 	run_result_release(&r);
-	*confp = conf;
 	return 0;
 }
 

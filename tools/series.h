@@ -55,6 +55,8 @@ int series_add(struct series *s, const char *key, const char *value);
 
 /* Reads a git-config file into a table like s->conf. */
 int conf_read(const char *path, GHashTable **conf);
+/* The parsing half of conf_read(): `git config --list -z` output. */
+GHashTable *conf_parse(const char *buf, size_t len);
 
 /* The versions present (as vN directories or [version "N"]), sorted. */
 GArray *series_versions(const struct series *s);
