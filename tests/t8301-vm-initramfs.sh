@@ -53,13 +53,31 @@ test_expect_success TOOLS 'vm-initramfs refuses a dynamic program and a missing 
 	test ! -e d.gz
 '
 
+test_expect_success TOOLS 'vm-initramfs --extra packs a file without listing it' '
+	printf "#!/bin/sh\nrtmutex-timedlock -n 1\n" >runs.sh && chmod +x runs.sh &&
+	"$KDIR/vm-initramfs" --extra rtmutex-timedlock e.gz runs.sh &&
+	mkdir e && (cd e && zcat ../e.gz | cpio --quiet -id) &&
+	cmp e/tests/rtmutex-timedlock rtmutex-timedlock &&
+	echo runs.sh >expect &&
+	test_cmp expect e/tests/list &&
+	test_expect_code 129 "$KDIR/vm-initramfs" --extra
+'
+
+test_expect_success 'vm-stage.sh: the median of a column' '
+	. "$KDIR/vm-stage.sh" &&
+	test "$(printf "5\n1\n3\n" | vs_median)" = 3 &&
+	test "$(printf "4\n1\n2\n10\n" | vs_median)" = 3 &&
+	test_must_fail vs_median </dev/null
+'
+
 test_expect_success 'vm-run and vm-build check their usage' '
 	test_expect_code 129 "$KDIR/vm-run" &&
 	test_expect_code 129 "$KDIR/vm-run" --timeout x a b &&
 	test_expect_code 128 "$KDIR/vm-run" no-kernel no-initrd &&
 	test_expect_code 129 "$KDIR/vm-build" &&
 	test_expect_code 129 "$KDIR/vm-build" . a/b &&
-	test_expect_code 128 "$KDIR/vm-build" . name
+	test_expect_code 128 "$KDIR/vm-build" . name &&
+	test_expect_code 129 "$KDIR/vm-build" -f no-such-fragment . name
 '
 
 test_expect_success 'the VM config asks for what the harness and the series need' '

@@ -5,14 +5,28 @@
 # build dir $KSERIES_CACHE/build/vm-rtmutex-check (kernel/vm-build; the
 # first build is cold, later ones rebuild what the commits change), and
 # the initramfs with tests/kernel/rtmutex-timedlock and the series' futex
-# selftest.
+# selftest. The kernel is kernel/vm.config plus check/ww_mutex.config
+# (test-ww_mutex built in: it runs at boot, patch 5/5's test_abba_cpus
+# with it).
+#
+# RTMUTEX_CHECK_RT=1 builds PREEMPT_RT kernels instead (check/preempt_rt.config
+# on top) from their own worktree and build dir, wt/rtmutex-check-rt and
+# vm-rtmutex-check-rt: with PREEMPT_RT a ww_mutex is an rt_mutex, the only
+# configuration in which test_abba_cpus goes through the code 1/5 changes.
 set -euo pipefail
-SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+CHECK=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SRC=$(cd "$CHECK/../../.." && pwd)
 CACHE=${KSERIES_CACHE:-$HOME/.cache/kseries}
 TREE=${KSERIES_TREE:-$CACHE/linux}
-WT=$CACHE/wt/rtmutex-check
-IMAGES=$CACHE/build/vm-rtmutex-check/images
-OUT=${KSERIES_LOGDIR:-$(mktemp -d)}/rtmutex
+NAME=rtmutex-check
+FRAGS=(-f "$CHECK/ww_mutex.config")
+if [ "${RTMUTEX_CHECK_RT:-}" = 1 ]; then
+	NAME=rtmutex-check-rt
+	FRAGS+=(-f "$CHECK/preempt_rt.config")
+fi
+WT=$CACHE/wt/$NAME
+IMAGES=$CACHE/build/vm-$NAME/images
+OUT=${KSERIES_LOGDIR:-$(mktemp -d)}/$NAME
 mkdir -p "$OUT" "$IMAGES"
 
 need() {
@@ -28,7 +42,7 @@ kernel() {
 		git -C "$TREE" worktree add --detach "$WT" "$1" >&2
 	fi
 	git -C "$WT" checkout -q --detach -f "$1"
-	"$SRC/kernel/vm-build" -o "$IMAGES/$2.bzImage" "$WT" rtmutex-check >&2
+	"$SRC/kernel/vm-build" -o "$IMAGES/$2.bzImage" "${FRAGS[@]}" "$WT" "$NAME" >&2
 }
 
 # initramfs: $OUT/initrd.gz with the measurement and the series' selftest
