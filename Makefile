@@ -7,6 +7,7 @@
 #   make check-kernel    the kernel stages (builds, KUnit, VM); minutes to hours
 #   make bench           benchmarks, reported as ratios
 #   make fuzz            short libFuzzer runs of every parser harness
+#   make fuzz-replay     replay the committed fuzz inputs, fuzz briefly (CI)
 -include config.mak
 
 CC ?= cc
@@ -45,6 +46,7 @@ LIB_OBJS += tools/feedback.o
 LIB_OBJS += tools/format.o
 LIB_OBJS += tools/mail.o
 LIB_OBJS += tools/patch.o
+LIB_OBJS += tools/progress.o
 LIB_OBJS += tools/recipients.o
 LIB_OBJS += tools/review.o
 LIB_OBJS += tools/run.o
@@ -74,6 +76,7 @@ UNIT_TESTS += tests/unit/t-feedback
 UNIT_TESTS += tests/unit/t-format
 UNIT_TESTS += tests/unit/t-mail
 UNIT_TESTS += tests/unit/t-patch
+UNIT_TESTS += tests/unit/t-progress
 UNIT_TESTS += tests/unit/t-review
 UNIT_TESTS += tests/unit/t-subject
 UNIT_TESTS += tests/unit/t-thread
@@ -151,6 +154,31 @@ fuzz: $(FUZZERS)
 		tail -n 6 tests/fuzz/$$n.log; \
 	done
 
+# The CI part of fuzzing: every harness replays its committed regression
+# inputs and seeds (tests/fuzz/regress-NAME/, plus the crash fixtures of
+# tests/t0003 for the mail parsers) once, then fuzzes for
+# FUZZ_REPLAY_SECONDS from them into a scratch corpus. Run by
+# tests/t0005-fuzz-replay.sh under `make check`.
+FUZZ_REPLAY_SECONDS ?= 20
+fuzz-replay: $(FUZZERS)
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	for f in $(FUZZERS); do \
+		n=$${f##*/}; n=$${n#fuzz-}; r=tests/fuzz/regress-$$n; \
+		extra=; case $$n in mail|review) extra="$$(echo tests/t0003/crash-*.mbox)";; esac; \
+		echo "== fuzz-$$n: replay $$(ls $$r | wc -l) inputs$${extra:+ and the crash fixtures}"; \
+		$$f -runs=0 -rss_limit_mb=2048 -timeout=60 $$r \
+			>$$tmp/$$n.log 2>&1 || { tail -n 40 $$tmp/$$n.log; exit 1; }; \
+		test -z "$$extra" || $$f -rss_limit_mb=2048 -timeout=60 $$extra \
+			>$$tmp/$$n.log 2>&1 || { tail -n 40 $$tmp/$$n.log; exit 1; }; \
+		echo "== fuzz-$$n: $(FUZZ_REPLAY_SECONDS) s"; \
+		mkdir -p $$tmp/c-$$n; \
+		$$f -max_total_time=$(FUZZ_REPLAY_SECONDS) -rss_limit_mb=2048 \
+			-timeout=60 -max_len=65536 -print_final_stats=1 \
+			-artifact_prefix=tests/fuzz/crash-$$n- $$tmp/c-$$n $$r \
+			>$$tmp/$$n.log 2>&1 || { tail -n 40 $$tmp/$$n.log; exit 1; }; \
+		grep -E "^stat::(number_of_executed_units|peak_rss_mb)" $$tmp/$$n.log; \
+	done
+
 format:
 	clang-format -i tools/*.c tools/*.h tests/unit/*.c
 
@@ -159,7 +187,7 @@ clean:
 		tests/unit/*.d $(UNIT_TESTS) $(FUZZERS)
 	$(RM) -r tests/fuzz/obj
 
-.PHONY: all check check-kernel test bench fuzz format clean
+.PHONY: all check check-kernel test bench fuzz fuzz-replay format clean
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)
 .SECONDARY: $(FUZZ_OBJS)
