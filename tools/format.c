@@ -82,19 +82,6 @@ void formatted_release(struct formatted *f)
 	memset(f, 0, sizeof(*f));
 }
 
-const char *format_bad_subject(const char *subject)
-{
-	if (!subject)
-		return NULL;
-	if (strstr(subject, "$("))
-		return "$(";
-	if (strchr(subject, '`'))
-		return "`";
-	if (strchr(subject, ';'))
-		return ";";
-	return NULL;
-}
-
 /* The deepest existing ancestor of path, resolved; new string. */
 static char *resolve_existing(const char *path)
 {
@@ -1030,20 +1017,11 @@ int format_version(struct series *s, int version,
 	patches = g_ptr_array_new_with_free_func((GDestroyNotify)patch_in_free);
 	for (guint i = 0; i < files->len; i++) {
 		struct patch_in *p = patch_in_read(files->pdata[i]);
-		const char *bad;
 
+		/* subjects are data: no shell ever sees them */
 		if (!p)
 			goto out;
 		g_ptr_array_add(patches, p);
-		bad = format_bad_subject(p->subject);
-		if (bad) {
-			char *b = g_path_get_basename(p->path);
-
-			error("subject of '%s' holds '%s': refusing to format it",
-			      b, bad);
-			g_free(b);
-			goto out;
-		}
 	}
 	vdir = series_version_dir(s, version);
 	cover_path = g_build_filename(vdir, "0000-cover-letter.patch", NULL);
@@ -1078,11 +1056,6 @@ int format_version(struct series *s, int version,
 	}
 	if (!title && patches->len == 1)
 		title = g_strdup(((struct patch_in *)patches->pdata[0])->title);
-	if (format_bad_subject(title)) {
-		error("title of '%s' holds '%s': refusing to format it",
-		      s->name, format_bad_subject(title));
-		goto out;
-	}
 	/* a cover when there are several patches, or one was posted */
 	f->cover = o->cover == 1 ||
 		   (o->cover == -1 && (patches->len > 1 || is_file(cover_path)));

@@ -100,13 +100,6 @@ int formatted_write(const struct formatted *f, const char *dir);
 bool format_dir_in_store(const char *dir);
 
 /*
- * A subject that must not go out: holds "$(", a backtick or ';' (text
- * that a careless shell step in someone's mail flow would run). Returns
- * the offending sequence (static), or NULL when the subject is fine.
- */
-const char *format_bad_subject(const char *subject);
-
-/*
  * The pieces below are exposed for tests.
  *
  * format_add_trailers(): msg is a commit message; trailers are

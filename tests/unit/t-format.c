@@ -196,14 +196,6 @@ static void test_draft_changes(void **state)
 	g_ptr_array_unref(items);
 }
 
-static void test_bad_subject(void **state)
-{
-	assert_null(format_bad_subject("binder: switch alloc->mutex back"));
-	assert_string_equal(format_bad_subject("x $(id)"), "$(");
-	assert_string_equal(format_bad_subject("x `id`"), "`");
-	assert_string_equal(format_bad_subject("a; b"), ";");
-}
-
 static void test_notes_and_recipients(void **state)
 {
 	const char note[] =
@@ -406,7 +398,6 @@ int main(void)
 		cmocka_unit_test(test_cover_blurb),
 		cmocka_unit_test(test_prev_link),
 		cmocka_unit_test(test_draft_changes),
-		cmocka_unit_test(test_bad_subject),
 		cmocka_unit_test(test_notes_and_recipients),
 		cmocka_unit_test(test_format_check),
 	};

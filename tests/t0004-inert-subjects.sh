@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Subjects are data: kseries runs no shell, so "$(...)", backticks and
+# ";" in a patch subject or a series title are carried verbatim (RFC 2047
+# encoded where needed), and file names are slugged as git does.
+test_description='hostile subjects are inert text through import and format'
+. "$(dirname "$0")/lib.sh"
+
+export KSERIES_NO_SEND=1
+BASE=$TRASH/base
+STORE=$TRASH/store
+export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache
+export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
+SOB='Signed-off-by: Kseries Developers <dev@kseries.invalid>'
+PWNED=/tmp/pwned-kseries-t0004
+# shellcheck disable=SC2016
+HOSTILE='binder: $(touch '$PWNED') `touch '$PWNED'-bt`; touch '$PWNED'-semi'
+# shellcheck disable=SC2016
+HOSTILE8='binder: naïve “quotes” $(id) `id`; id'
+
+# commit_file REPO PATH TEXT SUBJECT
+commit_file() {
+	mkdir -p "$(dirname "$1/$2")"
+	printf '%s\n' "$3" >>"$1/$2"
+	git -C "$1" add "$2"
+	git -C "$1" commit -q -F - <<-EOF
+	$4
+
+	Some words on why.
+
+	$SOB
+	EOF
+}
+
+# subjects DIR: the decoded, unfolded Subject of each mail in DIR
+subjects() {
+	python3 -c '
+import email, email.header, email.policy, sys
+for p in sys.argv[1:]:
+    m = email.message_from_binary_file(open(p, "rb"), policy=email.policy.default)
+    print(str(m["Subject"]))
+' "$1"/*.patch
+}
+
+no_pwned() { ! ls "$PWNED"* 2>/dev/null; }
+
+test_expect_success 'setup: a base tree, a series whose subjects hold shell syntax' '
+	rm -f "$PWNED"* &&
+	git init -q -b master "$BASE" &&
+	commit_file "$BASE" drivers/android/binder.c "int binder;" "Linux 7.2.13" &&
+	git -C "$BASE" tag v7.2.13 &&
+	mkdir -p "$STORE/series" &&
+	git clone -q "$BASE" work &&
+	git -C work checkout -q -b hostile v7.2.13 &&
+	commit_file work drivers/android/binder.c "int a;" "$HOSTILE" &&
+	commit_file work drivers/android/binder.c "int b;" "$HOSTILE8" &&
+	git -C work format-patch -q --cover-letter -o "$TRASH/git-out" v7.2.13..HEAD &&
+	mkdir -p "$STORE/series/hostile/v1" &&
+	git -C work format-patch -q -o "$STORE/series/hostile/v1" v7.2.13..HEAD &&
+	git config -f "$STORE/series/hostile/series.conf" series.title "binder: \$(touch $PWNED-title); \`id\`" &&
+	no_pwned
+'
+
+test_expect_success 'format succeeds and runs nothing' '
+	kseries format hostile@v1 --cover-letter -o out >written &&
+	test_line_count = 3 written &&
+	no_pwned
+'
+
+test_expect_success 'file names are slugged as git format-patch slugs them' '
+	ls out >got &&
+	ls "$TRASH/git-out" >want &&
+	test_cmp want got
+'
+
+test_expect_success 'the subjects survive verbatim (RFC 2047 where needed)' '
+	{
+		echo "[PATCH 0/2] binder: \$(touch $PWNED-title); \`id\`" &&
+		echo "[PATCH 1/2] $HOSTILE" &&
+		echo "[PATCH 2/2] $HOSTILE8"
+	} >want &&
+	subjects out >got &&
+	test_cmp want got &&
+	grep -i "^Subject: .*=?UTF-8?" out/0002-*.patch &&
+	grep -F "\$(touch $PWNED)" out/0001-*.patch
+'
+
+test_expect_success 'the mails round-trip through git am' '
+	git clone -q "$BASE" am &&
+	git -C am checkout -q --detach v7.2.13 &&
+	git -C am am -q "$TRASH"/out/000[12]-*.patch &&
+	git -C work log --reverse --format=%s v7.2.13..HEAD >want &&
+	git -C am log --reverse --format=%s v7.2.13..HEAD >got &&
+	test_cmp want got &&
+	no_pwned
+'
+
+test_expect_success 'import stores the hostile subjects verbatim, runs nothing' '
+	cat out/*.patch >thread.mbox &&
+	kseries import again thread.mbox >/dev/null &&
+	ls "$STORE/series/again/v1" >names &&
+	! grep -v "^[-A-Za-z0-9._]*$" names &&
+	echo "binder: \$(touch $PWNED-title); \`id\`" >want &&
+	git config -f "$STORE/series/again/series.conf" series.title >got &&
+	test_cmp want got &&
+	subjects "$STORE/series/again/v1" | sed 1d >got &&
+	subjects out | sed 1d >want &&
+	test_cmp want got &&
+	kseries show again >show &&
+	no_pwned
+'
+
+test_expect_success 'cleanup' 'rm -f "$PWNED"*'
+
+test_done
