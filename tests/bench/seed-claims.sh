@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
 # tests/bench/seed-claims.sh - each series' claim next to our measurement.
 #
-# The claims are quoted from the seed mails; the measurements come from
-# each series' perf stage (series/NAME/check/perf: base kernel against
-# patched, in one run, in the VM harness), run now through kseries check.
+# The claims are quoted from the seed mails. The measurements are made
+# now, base kernel against patched in one run, in the VM harness
+# (microvm, -smp 2, TCG: absolute figures are not a phone's or a
+# server's, the ratios are what compares):
+#   rtmutex-wake-check, binder-alloc-spinlock: the series' perf stage
+#     (series/NAME/check/perf) through kseries check;
+#   binder-defer-complete: tests/t8200-binder-defer-test.sh (server
+#     ioctls per transaction, base against the latest version);
+#   binder-large-handles: tests/t8201-binder-handles-bench.sh (the cost
+#     of a new reference among 100,000, flag off and on).
 # Kernel builds and TCG boots take minutes to hours, so they run only
 # with KSERIES_BENCH_KERNEL=1; otherwise each line says it was not
-# measured in this run. Nothing is printed that this run did not measure.
+# measured in this run. Nothing is printed that this run did not
+# measure: a test that cannot run or reports nothing is "not measured".
+# KSERIES_BENCH_CACHED=1 lets kseries check serve a perf stage's result
+# from its cache (made by an earlier run over the same content; the line
+# then says "cached").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ -x ./kseries ] || make -s kseries
@@ -20,14 +31,60 @@ claim() {
 	esac
 }
 
+# perf SERIES: the perf stage's summary line (kseries check prints
+# "NAME vN perf STATUS FINDINGS  [(cached) ]SUMMARY")
+perf() {
+	local out status sum nocache=--no-cache
+	[ "${KSERIES_BENCH_CACHED:-}" != 1 ] || nocache=
+	out=$(./kseries check "$1" --stage perf $nocache 2>/dev/null |
+		grep -E '^[^ ]+ +v[0-9]+ +perf ' | tail -n 1 || :)
+	status=$(printf '%s\n' "$out" | awk '{ print $4 }')
+	sum=$(printf '%s\n' "$out" | sed -E 's/^[^ ]+ +(v[0-9]+) +perf +[^ ]+ +[0-9]+  /\1: /')
+	case "$status" in
+	pass|warn) printf '%s\n' "$sum" ;;
+	'') echo "not measured (kseries check $1 --stage perf printed no result)" ;;
+	*) echo "not measured (perf stage $status: $sum)" ;;
+	esac
+}
+
+# report TEST: the "# " report lines of a heavy shell test, run now
+report() {
+	local log rc=0
+	log=$(mktemp)
+	KSERIES_KERNEL_TESTS=1 bash "tests/$1" >"$log" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ] || ! grep -q '^# ' "$log" ||
+	   grep -q '^ok .* # SKIP' "$log"; then
+		echo "not measured (tests/$1: exit $rc; $(grep -m1 -E '^not ok|# SKIP' "$log" || echo 'no report'))"
+	else
+		grep '^# ' "$log" | grep -v -E '^# (passed|failed|still)' | sed 's/^# //'
+	fi
+	rm -f "$log"
+}
+
+# handles REPORT: the flag off / on ratio of t8201's delta line
+handles() {
+	printf '%s\n' "$1"
+	printf '%s\n' "$1" | sed -n 's/.*base off \([-0-9.]*\), patched off \([-0-9.]*\), patched on \([-0-9.]*\).*/\1 \2 \3/p' |
+		awk '$3 > 0 { printf "patched: flag off/flag on = %.1fx (base off/patched on %.1fx)\n", $2 / $3, $1 / $3 }'
+}
+
 for s in binder-alloc-spinlock binder-defer-complete binder-large-handles rtmutex-wake-check; do
 	printf '%s\n  claim:    %s\n' "$s" "$(claim "$s")"
-	if [ ! -x "series/$s/check/perf" ]; then
-		printf '  measured: no perf stage for this series yet (series/%s/check/perf)\n' "$s"
-	elif [ "${KSERIES_BENCH_KERNEL:-}" != 1 ]; then
+	if [ "${KSERIES_BENCH_KERNEL:-}" != 1 ]; then
 		printf '  measured: not in this run (KSERIES_BENCH_KERNEL=1 builds and boots the kernels)\n'
-	else
-		out=$(./kseries check "$s" --stage perf --no-cache 2>/dev/null | grep " perf " || :)
-		printf '  measured: %s\n' "${out#* perf }"
+		continue
 	fi
+	case $s in
+	binder-defer-complete) m=$(report t8200-binder-defer-test.sh) ;;
+	binder-large-handles)
+		m=$(report t8201-binder-handles-bench.sh)
+		case "$m" in "not measured"*) ;; *) m=$(handles "$m") ;; esac ;;
+	*)
+		if [ -x "series/$s/check/perf" ]; then
+			m=$(perf "$s")
+		else
+			m="not measured (no perf stage: series/$s/check/perf)"
+		fi ;;
+	esac
+	printf '%s\n' "$m" | sed '1s/^/  measured: /; 2,$s/^/            /'
 done
