@@ -11,7 +11,9 @@ test_description='binder-defer-complete: the TF_DEFER_COMPLETE test program, and
 # a worktree this test checks out (detached) at v7.2.13, at v7.2.13 + v2
 # (posted for an older tree; tests/t8200/v2-on-v7.2.13.patch is it applied
 # by hand, with the hunks 7.2 already has dropped) and at v7.2.13 + the
-# latest version. Keep no work of your own in it. Each boots under TCG:
+# latest version. Keep no work of your own in it; the test holds
+# $WT.lock (flock) while it checks out and builds, as the series' check/vm
+# and check/perf stages do. Each boots under TCG:
 #   latest: order=ok, and one server ioctl per transaction with the flag
 #   v2:     order=FAIL: the queued BR_TRANSACTION overtakes the deferred
 #           BR_TRANSACTION_COMPLETE (thread_has_deferred_work always false)
@@ -69,6 +71,7 @@ test_expect_success STATIC_CC 'binder-defer-test asserts the order and the ioctl
 
 test_expect_success KERNEL "build the base, v2 and v$latest Rust binder VM kernels" '
 	test -n "$latest" &&
+	exec 8>"$WT.lock" && flock 8 &&
 	if [ ! -e "$WT/.git" ]; then
 		git -C "$CACHE/linux" worktree add --detach "$WT" v7.2.13
 	fi &&

@@ -9,7 +9,9 @@ test_description='binder-large-handles: the 100,000-reference benchmark, and in 
 # Heavy (KERNEL, make check-kernel): two C binder VM kernels (kernel/vm-build,
 # host gcc), from $KSERIES_CACHE/wt/handles-vm, a worktree this test checks
 # out (detached) at v7.2.13 and at v7.2.13 + the latest version, in
-# $KSERIES_CACHE/build/vm-binder-handles. Keep no work of your own in it.
+# $KSERIES_CACHE/build/vm-binder-handles. Keep no work of your own in it;
+# the test holds $WT.lock (flock) while it checks out and builds, as the
+# series' check/vm and check/perf stages do.
 #   patched: both modes run; with none freed both hand out 1..count; after
 #            dropping handles 1..10, off reuses them, on goes on above
 #   base:    off runs the same; on is refused (BINDER_SET_PROC_FLAGS: EINVAL)
@@ -59,6 +61,7 @@ test_expect_success STATIC_CC 'binder-handles-bench: bad usage exits 2 with the 
 
 test_expect_success KERNEL "build the base and v$latest C binder VM kernels" '
 	test -n "$latest" &&
+	exec 8>"$WT.lock" && flock 8 &&
 	if [ ! -e "$WT/.git" ]; then
 		git -C "$CACHE/linux" worktree add --detach "$WT" v7.2.13
 	fi &&
