@@ -19,6 +19,7 @@
 #include "feedback.h"
 #include "format.h"
 #include "mail.h"
+#include "progress.h"
 #include "run.h"
 #include "subject.h"
 #include "util.h"
@@ -254,6 +255,20 @@ int check_checkout(struct check_ctx *ctx, const char *rev)
 }
 
 /* Parses "path:line[:col]: severity: message" lines into findings. */
+/*
+ * path relative to the tree: builds see the sources at the worktree's own
+ * path (kernel/kbuild binds it there), so their diagnostics name files
+ * absolutely.
+ */
+static const char *tree_relative(const struct check_ctx *ctx, const char *path)
+{
+	size_t n = strlen(ctx->wt);
+
+	if (!strncmp(path, ctx->wt, n) && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
 static int parse_compiler_lines(struct stage_result *r, const char *tool,
 				const char *text, const char *strip_prefix,
 				GHashTable *only_files)
@@ -596,6 +611,9 @@ static int kbuild(struct check_ctx *ctx, const char *config, GPtrArray *targets,
 	char *logfile = g_strdup_printf("%s/kbuild-%s.tmp.log", ctx->logdir, config);
 
 	g_ptr_array_add(argv, kb);
+	/* make's lines on our pipe feed the status line on a terminal */
+	if (progress_active())
+		g_ptr_array_add(argv, (char *)"-v");
 	g_ptr_array_add(argv, (char *)"--log");
 	g_ptr_array_add(argv, logfile);
 	g_ptr_array_add(argv, (char *)config);
@@ -614,7 +632,8 @@ static int kbuild(struct check_ctx *ctx, const char *config, GPtrArray *targets,
 		g_free(logfile);
 		return -1;
 	}
-	{
+	/* with -v, what kbuild logged also came down the pipe: keep it once */
+	if (!progress_active()) {
 		char *buf;
 		size_t len;
 
@@ -622,8 +641,8 @@ static int kbuild(struct check_ctx *ctx, const char *config, GPtrArray *targets,
 			g_string_append_len(log, buf, (gssize)len);
 			g_free(buf);
 		}
-		unlink(logfile);
 	}
+	unlink(logfile);
 	g_string_append(log, res.out->str);
 	*status = res.status;
 	run_result_release(&res);
@@ -670,8 +689,11 @@ static void stage_build(struct check_ctx *ctx, struct stage_result *r)
 				struct stage_result tmp;
 
 				stage_result_init(&tmp, "build");
+				char *wt = g_strconcat(ctx->wt, "/", NULL);
+
 				parse_compiler_lines(&tmp, "build", one->str,
-						     "/mnt/linux/", NULL);
+						     wt, NULL);
+				g_free(wt);
 				for (guint k = 0; k < tmp.findings->len; k++) {
 					struct finding *f = tmp.findings->pdata[k];
 
@@ -925,9 +947,8 @@ static void stage_rust(struct check_ctx *ctx, struct stage_result *r)
 
 				if (c)
 					*c = '\0';
-				if (g_str_has_prefix(file, "/mnt/linux/"))
-					memmove(file, file + 11, strlen(file + 11) + 1);
-				finding_add(r, "clippy", file, line, sev, msg, 0);
+				finding_add(r, "clippy", tree_relative(ctx, file), line,
+					    sev, msg, 0);
 				g_free(file);
 				msg = NULL;
 			}
@@ -952,10 +973,8 @@ static void stage_rust(struct check_ctx *ctx, struct stage_result *r)
 					continue;
 				*at = '\0';
 				{
-					const char *file = *l + 8;
+					const char *file = tree_relative(ctx, *l + 8);
 
-					if (g_str_has_prefix(file, "/mnt/linux/"))
-						file += 11;
 					finding_add(r, "rustfmt", file, atoi(at + 9),
 						    "error", "not formatted as rustfmt would", 0);
 				}

@@ -22,6 +22,7 @@
 #include "apply.h"
 #include "builtin.h"
 #include "check.h"
+#include "progress.h"
 #include "run.h"
 #include "series.h"
 #include "util.h"
@@ -409,12 +410,17 @@ static json_t *check_version(struct series *s, int version,
 		stage_result_init(&r, name);
 		key = stage_key(&ctx, name);
 		if (o->no_cache || !cached_result(&ctx, name, key, &r)) {
-			if (o->verbose || isatty(2))
-				fprintf(stderr, "kseries: %s v%d: %s ...\n", s->name,
-					version, name);
+			char *label = g_strdup_printf("%s v%d %s", s->name,
+						      version, name);
+
+			if (o->verbose)
+				fprintf(stderr, "kseries: %s ...\n", label);
+			progress_begin(label);
 			t = now();
 			check_run_stage(&ctx, name, &r);
 			r.seconds = now() - t;
+			progress_end();
+			g_free(label);
 			store_result(&ctx, key, &r);
 		}
 		if (r.status == ST_FAIL)
@@ -546,8 +552,17 @@ int cmd_check(int argc, const char **argv)
 		} else if (!strcmp(argv[i], "--kcidb") && i + 1 < argc) {
 			o.kcidb = argv[++i];
 		} else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
-			/* jobs run one at a time for now: the build lock serializes them */
-			i++;
+			/*
+			 * Versions are checked one at a time (they share the
+			 * worktree and the build directories); -j is the
+			 * parallelism of the kernel builds inside them.
+			 */
+			char *end;
+			long n = strtol(argv[++i], &end, 10);
+
+			if (*end || n < 1 || n > 1024)
+				die("-j wants a number of jobs, not '%s'", argv[i]);
+			g_setenv("KSERIES_JOBS", argv[i], TRUE);
 		} else if (argv[i][0] == '-') {
 			error("unknown option '%s'", argv[i]);
 			usage(check_usage);

@@ -64,6 +64,8 @@ static G_GNUC_NORETURN void child(const char *const *argv,
 	_exit(127);
 }
 
+void (*run_progress_hook)(const char *buf, size_t len);
+
 int run_argv(const char *const *argv, const struct run_opts *opts,
 	     struct run_result *res)
 {
@@ -141,9 +143,13 @@ int run_argv(const char *const *argv, const struct run_opts *opts,
 			}
 			timeout = left > 1000 ? 1000 : (int)left;
 		}
+		if (run_progress_hook && (timeout < 0 || timeout > 1000))
+			timeout = 1000;
 		n = poll(pfd, (nfds_t)nfd, timeout);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n == 0 && run_progress_hook)
+			run_progress_hook(NULL, 0);
 		if (n < 0) {
 			error_errno("poll");
 			kill(pid, SIGKILL);
@@ -169,6 +175,8 @@ int run_argv(const char *const *argv, const struct run_opts *opts,
 			}
 			r = read(pfd[i].fd, buf, sizeof(buf));
 			if (r > 0) {
+				if (run_progress_hook)
+					run_progress_hook(buf, (size_t)r);
 				g_string_append_len(pfd[i].fd == out[0] ?
 						    res->out : res->err,
 						    buf, r);

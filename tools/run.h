@@ -59,6 +59,13 @@ int run_capture(const char *dir, const char *const *argv, char **out);
 /* Runs argv in dir with output passed through; returns the exit code. */
 int run_passthrough(const char *dir, const char *const *argv);
 
+/*
+ * When set, run_argv() passes it every chunk a child writes to a captured
+ * stream and, with buf NULL, a tick at least once a second while the
+ * child runs (progress.c sets it for the status line of long stages).
+ */
+extern void (*run_progress_hook)(const char *buf, size_t len);
+
 /* True if the program can be found in PATH. */
 bool have_program(const char *name);
 

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * progress.c - the status line of long stages on a terminal.
+ */
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progress.h"
+#include "run.h"
+
+static struct {
+	bool active;		/* drawing */
+	bool fed;		/* collecting lines (also when not drawing) */
+	char *label;
+	double t0, drawn;
+	GString *partial;	/* the line being received */
+	char *last;		/* the last complete non-empty line */
+} P;
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static unsigned columns(void)
+{
+	struct winsize ws;
+
+	if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
+char *progress_format(const char *label, double seconds, const char *last,
+		      unsigned width)
+{
+	GString *s = g_string_new(NULL);
+	unsigned secs = seconds > 0 ? (unsigned)seconds : 0;
+
+	g_string_append_printf(s, "kseries: %s %um%02us", label, secs / 60,
+			       secs % 60);
+	if (last && *last) {
+		g_string_append(s, ": ");
+		while (*last == ' ' || *last == '\t')
+			last++;
+		for (const char *p = last; *p; p++) {
+			unsigned char c = (unsigned char)*p;
+
+			if (c == '\t')
+				c = ' ';
+			if (c >= 0x20 && c < 0x7f)
+				g_string_append_c(s, (char)c);
+		}
+	}
+	if (width && s->len > width - 1)
+		g_string_truncate(s, width - 1);
+	/* the label may have carried a control byte too */
+	for (gsize i = 0; i < s->len; i++)
+		if ((unsigned char)s->str[i] < 0x20 || s->str[i] == 0x7f)
+			s->str[i] = '?';
+	return g_string_free(s, FALSE);
+}
+
+static void draw(bool force)
+{
+	double t = mono();
+	char *line;
+
+	if (!P.active || (!force && t - P.drawn < 0.25))
+		return;
+	P.drawn = t;
+	line = progress_format(P.label, t - P.t0, P.last, columns());
+	fprintf(stderr, "\r\033[K%s", line);
+	fflush(stderr);
+	g_free(line);
+}
+
+static void hook(const char *buf, size_t len)
+{
+	progress_feed(buf, len);
+}
+
+void progress_begin(const char *label)
+{
+	const char *env = getenv("KSERIES_PROGRESS");
+
+	progress_end();
+	P.fed = true;
+	P.active = env ? !strcmp(env, "1") : isatty(2);
+	P.label = g_strdup(label);
+	P.t0 = mono();
+	P.drawn = 0;
+	P.partial = g_string_new(NULL);
+	P.last = NULL;
+	run_progress_hook = hook;
+	draw(true);
+}
+
+void progress_end(void)
+{
+	if (!P.fed)
+		return;
+	if (P.active) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+	run_progress_hook = NULL;
+	g_free(P.label);
+	g_free(P.last);
+	g_string_free(P.partial, TRUE);
+	memset(&P, 0, sizeof(P));
+}
+
+bool progress_active(void)
+{
+	return P.active;
+}
+
+const char *progress_last(void)
+{
+	return P.last;
+}
+
+void progress_feed(const char *buf, size_t len)
+{
+	if (!P.fed)
+		return;
+	for (size_t i = 0; buf && i < len; i++) {
+		if (buf[i] == '\n' || buf[i] == '\r') {
+			const char *l = P.partial->str;
+
+			while (*l == ' ' || *l == '\t')
+				l++;
+			if (*l) {
+				g_free(P.last);
+				P.last = g_strdup(l);
+			}
+			g_string_truncate(P.partial, 0);
+		} else if (P.partial->len < 4096) {
+			g_string_append_c(P.partial, buf[i]);
+		}
+	}
+	draw(false);
+}
