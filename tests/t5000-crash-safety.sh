@@ -4,6 +4,23 @@ test_description='kill -9 at random points of import leaves a consistent store'
 
 SEEDS=$SRC_DIR/tests/t0001
 
+# kill_at_random MAXMS CMD...: runs CMD (a program: kseries the shell
+# function would put a subshell between the kill and kseries) in a
+# session of its own and kills it and its children (git) with SIGKILL
+# after 0..MAXMS milliseconds, or lets it finish first.
+kill_at_random() {
+	local max=$1 ms pid
+	shift
+	ms=$((RANDOM % max))
+	setsid "$@" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+	if kill -9 -- "-$pid" 2>/dev/null; then
+		echo "$*" >>"$TRASH/killed"
+	fi
+	wait "$pid" 2>/dev/null || :
+}
+
 snapshot() { (cd "$1" && find series -path '*/.kseries.lock' -prune -o -type f -print | sort | xargs sha1sum); }
 
 # consistent DIR: every series there is whole: a readable series.conf,
@@ -29,12 +46,7 @@ test_expect_success 'kill -9 during import, 40 times: consistent, and a re-run f
 	for i in $(seq 1 40); do
 		rm -rf st && mkdir -p st/series &&
 		(cd st &&
-		 kseries import binder-alloc-spinlock "$SEEDS/seed-000-binder-alloc-spinlock-v1.mbox" >/dev/null 2>&1 &
-		 pid=$!
-		 sleep "0.0$((RANDOM % 60))"
-		 kill -9 $pid 2>/dev/null
-		 wait $pid 2>/dev/null
-		 :) &&
+		 kill_at_random 250 "$KSERIES" import binder-alloc-spinlock "$SEEDS/seed-000-binder-alloc-spinlock-v1.mbox") &&
 		consistent st || { echo "inconsistent after kill $i"; exit 1; }
 		(cd st &&
 		 kseries import binder-alloc-spinlock "$SEEDS/seed-000-binder-alloc-spinlock-v1.mbox" >/dev/null &&
@@ -44,6 +56,7 @@ test_expect_success 'kill -9 during import, 40 times: consistent, and a re-run f
 		test -z "$(find st/series -name ".import-*")" || exit 1
 	done
 '
+say "import: $(grep -c -v more.mbox "$TRASH/killed" 2>/dev/null) of 40 kills landed while it ran"
 
 test_expect_success 'kill -9 while a thread grows: old or new thread, never a torn one' '
 	rm -rf st && cp -r ref st &&
@@ -57,12 +70,7 @@ test_expect_success 'kill -9 while a thread grows: old or new thread, never a to
 	EOM
 	for i in $(seq 1 30); do
 		(cd st &&
-		 kseries import binder-alloc-spinlock ../more.mbox --version 1 >/dev/null 2>&1 &
-		 pid=$!
-		 sleep "0.0$((RANDOM % 40))"
-		 kill -9 $pid 2>/dev/null
-		 wait $pid 2>/dev/null
-		 :) &&
+		 kill_at_random 25 "$KSERIES" import binder-alloc-spinlock ../more.mbox --version 1) &&
 		n=$(grep -c "^From " st/series/binder-alloc-spinlock/v1/thread.mbox) &&
 		{ test "$n" = 2 || test "$n" = 3; } || exit 1
 	done &&
@@ -70,5 +78,6 @@ test_expect_success 'kill -9 while a thread grows: old or new thread, never a to
 	test "$(grep -c "^From " st/series/binder-alloc-spinlock/v1/thread.mbox)" = 3 &&
 	test "$(grep -c "^Message-ID: <later@example.invalid>" st/series/binder-alloc-spinlock/v1/thread.mbox)" = 1
 '
+say "thread: $(grep -c more.mbox "$TRASH/killed" 2>/dev/null) of 30 kills landed while it ran"
 
 test_done
