@@ -52,6 +52,31 @@ test_expect_success 'huge headers, deep MIME, invalid UTF-8, NUL bytes, binary p
 	iconv -f UTF-8 -t UTF-8 t >/dev/null
 '
 
+# Found by fuzz-mail: GMime 3.2 joins adjacent base64 encoded-words of
+# one charset before decoding, so padding at the end of the first word
+# dropped the second (its own encoder writes such pairs for long
+# non-ASCII subjects).
+test_expect_success 'a subject in padded base64 encoded-words keeps every word' '
+	mkdir -p store/series && cd store &&
+	python3 - <<-\EOP &&
+	import base64
+	def word(b):
+	    return "=?iso-8859-1?b?" + base64.b64encode(b).decode() + "?="
+	one, two = b"[PATCH] x: " + b"a" * 20 + b"\xe9" * 6, b" \xe9" * 20
+	assert base64.b64encode(one).endswith(b"=")
+	with open("padded.mbox", "w") as f:
+	    f.write("From x@y Thu Jan  1 00:00:00 1970\n"
+	            "From: A U Thor <author@example.invalid>\n"
+	            "Subject: %s\n %s zz\n"
+	            "Message-ID: <padded@example.invalid>\n\nbody\n" % (word(one), word(two)))
+	with open("want", "wb") as f:
+	    f.write((one[8:] + two + b" zz\n").decode("latin-1").encode())
+	EOP
+	kseries import padded padded.mbox >/dev/null &&
+	git config -f series/padded/series.conf series.title >got &&
+	test_cmp want got
+'
+
 test_expect_success 'a message over the size limit is refused with an error' '
 	mkdir -p store/series && cd store &&
 	{ printf "From x@y Thu Jan  1 00:00:00 1970\nSubject: big\n\n" &&

@@ -82,6 +82,66 @@ static char *clean_header(const char *v)
 	return g_string_free(s, FALSE);
 }
 
+/* An RFC 2047 encoded-word in base64 that ends in padding: "=?cs?B?..=?=" */
+static bool padded_b_word(const char *w, size_t n)
+{
+	const char *q;
+
+	if (n < 9 || w[0] != '=' || w[1] != '?' || memcmp(w + n - 3, "=?=", 3))
+		return false;
+	q = memchr(w + 2, '?', n - 2);
+	return q && q + 3 < w + n && (q[1] == 'B' || q[1] == 'b') && q[2] == '?';
+}
+
+/*
+ * Decodes an unstructured header (the Subject) as GMime does, but a
+ * base64 encoded-word that ends in padding is decoded apart from the
+ * encoded-word that follows it: GMime 3.2 joins the payloads of adjacent
+ * words of one charset before decoding, and the padding in the middle
+ * ends the decoding, dropping the rest (its own encoder writes such
+ * pairs for long non-ASCII subjects). Adjacent encoded-words are joined
+ * without the white space between them (RFC 2047 6.2).
+ */
+static char *decode_text(const char *raw)
+{
+	GString *out = g_string_new(NULL);
+	GString *group = g_string_new(NULL);
+	const char *p = raw ? raw : "";
+
+	while (*p) {
+		size_t ws = strspn(p, " \t\r\n");
+		size_t n = strcspn(p + ws, " \t\r\n");
+		const char *w = p + ws;
+
+		if (!n)
+			break;
+		if (group->len && w[0] == '=' && w[1] == '?') {
+			const char *last = strrchr(group->str, ' ');
+
+			last = last ? last + 1 : group->str;
+			if (padded_b_word(last, strlen(last))) {
+				char *d = g_mime_utils_header_decode_text(NULL, group->str);
+
+				g_string_append(out, d);
+				g_free(d);
+				g_string_truncate(group, 0);
+			}
+		}
+		if (group->len)
+			g_string_append_c(group, ' ');
+		g_string_append_len(group, w, (gssize)n);
+		p = w + n;
+	}
+	if (group->len) {
+		char *d = g_mime_utils_header_decode_text(NULL, group->str);
+
+		g_string_append(out, d);
+		g_free(d);
+	}
+	g_string_free(group, TRUE);
+	return g_string_free(out, FALSE);
+}
+
 static char *first_msgid(const char *value)
 {
 	GMimeReferences *refs;
@@ -425,7 +485,14 @@ static int parse_one(const char *raw, size_t len, const char *name,
 		m->tz_minutes = (int)(g_date_time_get_utc_offset(dt) /
 				      G_TIME_SPAN_MINUTE);
 	}
-	m->subject = clean_header(g_mime_message_get_subject(msg));
+	{
+		GMimeHeader *h = g_mime_header_list_get_header(
+			g_mime_object_get_header_list(GMIME_OBJECT(msg)), "Subject");
+		char *subj = decode_text(h ? g_mime_header_get_raw_value(h) : NULL);
+
+		m->subject = clean_header(subj);
+		g_free(subj);
+	}
 	m->in_reply_to = first_msgid(g_mime_object_get_header(GMIME_OBJECT(msg),
 							      "In-Reply-To"));
 	m->references = all_msgids(g_mime_object_get_header(GMIME_OBJECT(msg),
