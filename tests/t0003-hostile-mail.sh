@@ -77,6 +77,27 @@ test_expect_success 'a subject in padded base64 encoded-words keeps every word' 
 	test_cmp want got
 '
 
+test_expect_success 'a message with too many header fields is refused, one under the limit read' '
+	mkdir -p store/series && cd store &&
+	python3 - <<-\EOP &&
+	hdr = b"From x@y Thu Jan  1 00:00:00 1970\nFrom: A <a@b>\nSubject: [PATCH] h\n"
+	open("many.mbox", "wb").write(hdr + b"X:\n" * 60000 + b"\nbody\n")
+	inner = b"Content-Type: message/rfc822\n\n" + b"X-I: y\n" * 60000
+	open("inner.mbox", "wb").write(hdr + b"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=z\n\n--z\n" + inner + b"\nbody\n--z--\n")
+	open("fewer.mbox", "wb").write(hdr + b"X-H: 0123456789\n" * 49000 + b"\nbody\n")
+	EOP
+	for f in many inner; do
+		test_must_fail kseries import "s-$f" "$f.mbox" 2>err &&
+		test_line_count = 1 err &&
+		grep "message 1 has more than 50000 header fields" err &&
+		! test -e "series/s-$f" || exit 1
+	done &&
+	kseries import fewer fewer.mbox >/dev/null &&
+	echo h >want &&
+	git config -f series/fewer/series.conf series.title >got &&
+	test_cmp want got
+'
+
 test_expect_success 'a message over the size limit is refused with an error' '
 	mkdir -p store/series && cd store &&
 	{ printf "From x@y Thu Jan  1 00:00:00 1970\nSubject: big\n\n" &&

@@ -82,6 +82,30 @@ static char *clean_header(const char *v)
 	return g_string_free(s, FALSE);
 }
 
+/*
+ * The lines of p that could start a header field: a field name (printable
+ * ASCII but the colon) and a colon at column 0. Stops counting past the
+ * limit.
+ */
+static unsigned count_fields(const char *p, size_t len)
+{
+	const char *end = p + len;
+	unsigned n = 0;
+
+	while (p < end && n <= MAIL_MAX_FIELDS) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		const char *q = p;
+
+		while (q < e && *q > ' ' && *q < 0x7f && *q != ':')
+			q++;
+		if (q > p && q < e && *q == ':')
+			n++;
+		p = nl ? nl + 1 : end;
+	}
+	return n;
+}
+
 /* An RFC 2047 encoded-word in base64 that ends in padding: "=?cs?B?..=?=" */
 static bool padded_b_word(const char *w, size_t n)
 {
@@ -433,6 +457,9 @@ static int parse_one(const char *raw, size_t len, const char *name,
 	if (len > MAIL_MAX_MESSAGE)
 		return error("%s: message %u is larger than %u MiB", name, nr,
 			     MAIL_MAX_MESSAGE >> 20);
+	if (count_fields(raw, len) > MAIL_MAX_FIELDS)
+		return error("%s: message %u has more than %u header fields",
+			     name, nr, MAIL_MAX_FIELDS);
 	/* skip the From_ line: it is the mbox's, not the message's */
 	if (mem_starts_with(body, body_len, "From ")) {
 		const char *nl = memchr(body, '\n', body_len);

@@ -18,13 +18,17 @@
  *    result is always valid UTF-8 (invalid bytes become U+FFFD);
  *  - a missing Message-ID: the message gets none (callers decide).
  * Limits: one message at most MAIL_MAX_MESSAGE bytes, MIME nesting at
- * most MAIL_MAX_DEPTH levels, MAIL_MAX_PARTS parts; past them the mail
- * is refused with an error naming the limit.
+ * most MAIL_MAX_DEPTH levels, MAIL_MAX_PARTS parts, MAIL_MAX_FIELDS lines
+ * that could start a header field ("Name:" at column 0, counted in
+ * bodies too: MIME parts and attached messages have headers of their
+ * own; GMime spends about 500 bytes on each field it parses); past them
+ * the mail is refused with an error naming the limit.
  */
 #define MAIL_MAX_MESSAGE (64u << 20)
 #define MAIL_MAX_FILE (1u << 30)	/* one mbox or patch file */
 #define MAIL_MAX_DEPTH 16
 #define MAIL_MAX_PARTS 256
+#define MAIL_MAX_FIELDS 50000
 
 struct mail {
 	char *message_id;	/* without angle brackets; NULL if none */
