@@ -108,6 +108,9 @@ test_expect_success KERNEL 'report the cost of a new reference among 100,000' '
 	echo "patched: $(grep "^binder-handles-bench: mode=on" patched.log)" >>report &&
 	echo "delta_us = per-call time with 100,000 references minus with none:" >>report &&
 	echo "  base off $(field off delta_us base.log), patched off $(field off delta_us patched.log), patched on $(field on delta_us patched.log)" >>report &&
+	echo "delta_min_us (fastest call among 100,000 minus among none): base off $(field off delta_min_us base.log), patched off $(field off delta_min_us patched.log), patched on $(field on delta_min_us patched.log)" >>report &&
+	echo "fill_ms (create the 100,000): base off $(field off fill_ms base.log), patched off $(field off fill_ms patched.log), patched on $(field on fill_ms patched.log)" >>report &&
+	echo "fill_last_min_us (fastest 100-reference call at the end of the fill): base off $(field off fill_last_min_us base.log), patched off $(field off fill_last_min_us patched.log), patched on $(field on fill_last_min_us patched.log)" >>report &&
 	cat report
 '
 [ ! -f "$TRASH/report" ] || sed 's/^/# /' "$TRASH/report"

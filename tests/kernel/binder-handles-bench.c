@@ -30,6 +30,13 @@
  * Prints one line per mode:
  *	binder-handles-bench: mode=on refs=100000 start_us=.. end_us=..
  *	delta_us=.. held=.. max_handle=.. reuse=yes|no fill_ms=..
+ *	start_min_us=.. end_min_us=.. delta_min_us=.. start_med_us=..
+ *	end_med_us=.. delta_med_us=.. batch=.. fill_first_min_us=..
+ *	fill_last_min_us=..
+ * start/end/delta_us are means over CALLS calls, _min_ and _med_ their
+ * minimum and median (what a loaded host leaves intact); fill_ms is the
+ * time to create the REFS references, in calls of BATCH; fill_first_min_us
+ * and fill_last_min_us the fastest of the fill's first and last 50 calls.
  * Exit: 0 ok, 1 failure, 2 usage, 77 the kernel lacks PF_LARGE_HANDLES.
  */
 #define _GNU_SOURCE
@@ -61,6 +68,7 @@
 #define CODE_LAST 2
 #define MAX_BATCH 1000
 #define PROBE 10
+#define FILL_WIN 50
 
 struct rbuf {
 	uint32_t data[8192];
@@ -328,11 +336,38 @@ static uint64_t client_call(struct client *cl, uint32_t code, uint32_t n)
 	       (t1.tv_nsec - t0.tv_nsec);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The q-quantile (0 = minimum, 0.5 = median) of v[0..n), in us; sorts v. */
+static double quantile_us(uint64_t *v, size_t n, double q)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return v[(size_t)(q * (n - 1))] / 1e3;
+}
+
+static uint64_t sum(const uint64_t *v, size_t n)
+{
+	uint64_t s = 0;
+
+	while (n--)
+		s += v[n];
+	return s;
+}
+
 static int run(const char *dev, bool large, uint32_t nrefs, uint32_t batch,
 	       uint32_t calls)
 {
 	struct timespec f0, f1;
-	uint64_t start = 0, end = 0;
+	uint64_t *start, *end, *fill;
+	size_t nfill = 0, win;
+	double first_min, last_min;
 	uint32_t flags, i, held, max_before;
 	struct client *cl;
 	bool reuse;
@@ -378,16 +413,21 @@ static int run(const char *dev, bool large, uint32_t nrefs, uint32_t batch,
 		}
 	}
 
+	start = calloc(calls, sizeof(*start));
+	end = calloc(calls, sizeof(*end));
+	fill = calloc(nrefs / batch + 1, sizeof(*fill));
+	if (!start || !end || !fill)
+		fail("out of memory");
 	for (i = 0; i < calls; i++)
-		start += client_call(cl, CODE_GIVE, 1);
+		start[i] = client_call(cl, CODE_GIVE, 1);
 	clock_gettime(CLOCK_MONOTONIC, &f0);
 	while (cl->refs + batch <= nrefs)
-		client_call(cl, CODE_GIVE, batch);
+		fill[nfill++] = client_call(cl, CODE_GIVE, batch);
 	if (cl->refs < nrefs)
 		client_call(cl, CODE_GIVE, nrefs - cl->refs);
 	clock_gettime(CLOCK_MONOTONIC, &f1);
 	for (i = 0; i < calls; i++)
-		end += client_call(cl, CODE_GIVE, 1);
+		end[i] = client_call(cl, CODE_GIVE, 1);
 
 	held = cl->refs;
 	max_before = cl->max_handle;
@@ -404,14 +444,36 @@ static int run(const char *dev, bool large, uint32_t nrefs, uint32_t batch,
 	client_call(cl, CODE_GIVE, PROBE);
 	reuse = cl->call_min == 1;
 
+	/*
+	 * Means are what the calls cost on average; minimums and medians
+	 * are what survives a loaded host (under TCG a vCPU that the host
+	 * preempts stretches whatever call it was in). The fill's first and
+	 * last batches (FILL_WIN calls of BATCH new references each): the
+	 * growth between them is the handle search over what is held.
+	 */
+	win = nfill < FILL_WIN ? nfill : FILL_WIN;
+	first_min = quantile_us(fill, win, 0);
+	last_min = quantile_us(fill + nfill - win, win, 0);
 	printf("binder-handles-bench: mode=%s refs=%u start_us=%.1f "
 	       "end_us=%.1f delta_us=%.1f held=%u max_handle=%u reuse=%s "
-	       "fill_ms=%lld\n",
-	       large ? "on" : "off", nrefs, start / 1e3 / calls,
-	       end / 1e3 / calls, ((double)end - start) / 1e3 / calls,
+	       "fill_ms=%lld",
+	       large ? "on" : "off", nrefs, sum(start, calls) / 1e3 / calls,
+	       sum(end, calls) / 1e3 / calls,
+	       ((double)sum(end, calls) - sum(start, calls)) / 1e3 / calls,
 	       held, max_before, reuse ? "yes" : "no",
 	       (long long)((f1.tv_sec - f0.tv_sec) * 1000 +
 			   (f1.tv_nsec - f0.tv_nsec) / 1000000));
+	printf(" start_min_us=%.1f end_min_us=%.1f delta_min_us=%.1f",
+	       quantile_us(start, calls, 0), quantile_us(end, calls, 0),
+	       quantile_us(end, calls, 0) - quantile_us(start, calls, 0));
+	printf(" start_med_us=%.1f end_med_us=%.1f delta_med_us=%.1f",
+	       quantile_us(start, calls, 0.5), quantile_us(end, calls, 0.5),
+	       quantile_us(end, calls, 0.5) - quantile_us(start, calls, 0.5));
+	printf(" batch=%u fill_first_min_us=%.1f fill_last_min_us=%.1f\n",
+	       batch, first_min, last_min);
+	free(start);
+	free(end);
+	free(fill);
 
 	/* None freed before the probe: 1..held either way. */
 	if (max_before != held) {
