@@ -109,6 +109,45 @@ test_expect_success 'import stores the hostile subjects verbatim, runs nothing' 
 	no_pwned
 '
 
+test_expect_success 'subjects and diff paths that climb or are absolute write nothing outside' '
+	touch marker &&
+	sleep 1 &&
+	for p in "../../../../escape-rel" "/tmp/kseries-t0004-escape-abs"; do
+		cat <<-EOF
+		From mboxrd@z Thu Jan  1 00:00:00 1970
+		From: A U Thor <author@example.invalid>
+		Date: Mon, 30 Nov 2026 10:00:00 +0000
+		Subject: [PATCH] ../../../../escape-subject/\$(id)
+		Message-ID: <esc-${#p}@x>
+
+		climb
+
+		Signed-off-by: A U Thor <author@example.invalid>
+		---
+		diff --git a/$p b/$p
+		new file mode 100644
+		--- /dev/null
+		+++ b/$p
+		@@ -0,0 +1 @@
+		+x
+		-- 
+		2.39.5
+
+		EOF
+	done >climb.mbox &&
+	awk "/^From mboxrd/ { n++ } n == 1" climb.mbox >climb1.mbox &&
+	awk "/^From mboxrd/ { n++ } n == 2" climb.mbox >climb2.mbox &&
+	kseries import climb1 climb1.mbox >/dev/null &&
+	kseries import climb2 climb2.mbox >/dev/null &&
+	kseries review extract climb.mbox --json >/dev/null &&
+	{ kseries format climb1 -o climb-out 2>err || grep "^kseries: " err; } &&
+	ls "$STORE/series/climb1/v1" "$STORE/series/climb2/v1" >names &&
+	! grep "\.\./\|escape-subject/" names &&
+	{ find "$TRASH" /tmp -maxdepth 6 -newer marker -name "escape-*" 2>/dev/null || :; } >found &&
+	{ ! test -s found || { cat found; false; }; } &&
+	! test -e /tmp/kseries-t0004-escape-abs
+'
+
 test_expect_success 'cleanup' 'rm -f "$PWNED"*'
 
 test_done
