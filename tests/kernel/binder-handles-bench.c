@@ -15,9 +15,9 @@
  *
  * The figure: the time of CALLS calls that each create one new reference,
  * measured with no reference yet ("start") and with REFS of them ("end");
- * end - start is what looking for a handle among REFS costs. Defaults: REFS
- * 100,000, BATCH 100, CALLS 1000. The handles
- * themselves are checked, which is what can fail: with none freed, both
+ * end - start is what looking for a handle among REFS costs (defaults:
+ * REFS 100,000, BATCH 100, CALLS 1000). The handles themselves are
+ * checked, which is what can fail: with none freed, both
  * modes hand out 1..REFS; then the client drops the references with handles
  * 1..10 and takes 10 new ones: with the flag off they reuse handles from 1
  * ("reuse=yes"), with it on they go on above the largest ("reuse=no").
