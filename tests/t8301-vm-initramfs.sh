@@ -23,6 +23,14 @@ test_expect_success TOOLS 'rtmutex-timedlock refuses bad usage with 2' '
 	test_expect_code 2 ./rtmutex-timedlock extra
 '
 
+test_expect_success TOOLS 'rtmutex-timedlock: a round past the cap gets the lock released' '
+	# A 1 s timeout and a 0.2 s cap: the owner unlocks first, every
+	# round takes the lock (returned0) and counts as capped.
+	test_expect_code 1 ./rtmutex-timedlock -n 2 -t 1000000 -c 200000 >cap.out &&
+	grep "^rtmutex-timedlock: rounds=2 etimedout=0 returned0=2 other=0 .* verdict=fail cap_us=200000 capped=2$" cap.out &&
+	test_expect_code 2 ./rtmutex-timedlock -c x
+'
+
 test_expect_success TOOLS 'the init script parses' '
 	busybox sh -n "$SRC_DIR/tests/kernel/init"
 '

@@ -2,7 +2,7 @@
  * rtmutex-timedlock - how late does a 1 ms PI timedlock time out behind an
  * owner that spins in userspace on another CPU?
  *
- * usage: rtmutex-timedlock [-n ROUNDS] [-t TIMEOUT_US] [-b BOUND_US]
+ * usage: rtmutex-timedlock [-n ROUNDS] [-t TIMEOUT_US] [-b BOUND_US] [-c CAP_US]
  *
  * An owner thread pinned to the second allowed CPU takes a
  * PTHREAD_PRIO_INHERIT mutex and spins in userspace; the main thread,
@@ -11,10 +11,17 @@
  * two CPUs would end the waiter's in-kernel spin on the owner
  * (rtmutex_spin_on_owner()) for another reason and hide what we measure.
  *
+ * In an idle VM nothing may end that spin for minutes (seen: 354 s in one
+ * round, ended by an RCU stall report). So the owner gives up: once a
+ * round has lasted CAP_US (3000000, 0 for never) it unlocks the mutex,
+ * which ends the spin ("owner changed"); the waiter then takes the lock
+ * and the round counts as capped (returned 0, late). A capped round
+ * fails like any late one; the lateness figures are then lower bounds.
+ *
  * Prints one line, keys in a fixed order (tests parse it):
  *   rtmutex-timedlock: rounds=N etimedout=N returned0=N other=N
  *     elapsed_avg_us=N elapsed_max_us=N late_avg_us=N late_max_us=N
- *     bound_us=N verdict=pass|fail
+ *     bound_us=N verdict=pass|fail cap_us=N capped=N
  * (on one line). Exits 0 when every round returned ETIMEDOUT and none
  * came back more than BOUND_US (50000) late, 1 otherwise, 2 when it
  * cannot run (fewer than two CPUs, bad usage).
@@ -35,6 +42,10 @@
 static pthread_mutex_t lock;
 static int owner_holds;
 static int stop;
+static long long cap_ns;
+/* CLOCK_MONOTONIC start of the current round, 0 between rounds */
+static long long round_start;
+static int capped;
 
 static long long now_ns(clockid_t clk)
 {
@@ -44,13 +55,30 @@ static long long now_ns(clockid_t clk)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
+/*
+ * Spins holding the lock; with a cap, a round that lasts longer than
+ * cap_ns gets the lock released, and the owner takes it again once the
+ * round is over. clock_gettime() is the vDSO's: no system call.
+ */
 static void *spin_owner(void *arg)
 {
+	long long start;
+
 	(void)arg;
 	pthread_mutex_lock(&lock);
 	__atomic_store_n(&owner_holds, 1, __ATOMIC_RELEASE);
-	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE))
-		;
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		start = __atomic_load_n(&round_start, __ATOMIC_ACQUIRE);
+		if (!cap_ns || !start || now_ns(CLOCK_MONOTONIC) - start < cap_ns)
+			continue;
+		__atomic_store_n(&owner_holds, 0, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&capped, 1, __ATOMIC_ACQ_REL);
+		pthread_mutex_unlock(&lock);
+		while (__atomic_load_n(&round_start, __ATOMIC_ACQUIRE) == start)
+			;
+		pthread_mutex_lock(&lock);
+		__atomic_store_n(&owner_holds, 1, __ATOMIC_RELEASE);
+	}
 	pthread_mutex_unlock(&lock);
 	return NULL;
 }
@@ -66,13 +94,13 @@ static int parse_num(const char *s, long long *out)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: rtmutex-timedlock [-n ROUNDS] [-t TIMEOUT_US] [-b BOUND_US]\n");
+	fprintf(stderr, "usage: rtmutex-timedlock [-n ROUNDS] [-t TIMEOUT_US] [-b BOUND_US] [-c CAP_US]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	long long rounds = 10, timeout_us = 1000, bound_us = 50000;
+	long long rounds = 10, timeout_us = 1000, bound_us = 50000, cap_us = 3000000;
 	long long elapsed, sum = 0, max = 0, late_sum = 0, late_max = 0;
 	long long etimedout = 0, returned0 = 0, other = 0, i;
 	pthread_mutexattr_t attr;
@@ -81,16 +109,23 @@ int main(int argc, char **argv)
 	pthread_t owner;
 	int cpu[2], n = 0, c, ret;
 
-	while ((c = getopt(argc, argv, "n:t:b:")) != -1) {
+	while ((c = getopt(argc, argv, "n:t:b:c:")) != -1) {
 		switch (c) {
 		case 'n': if (parse_num(optarg, &rounds)) usage(); break;
 		case 't': if (parse_num(optarg, &timeout_us)) usage(); break;
 		case 'b': if (parse_num(optarg, &bound_us)) usage(); break;
+		case 'c':
+			if (!strcmp(optarg, "0"))
+				cap_us = 0;
+			else if (parse_num(optarg, &cap_us))
+				usage();
+			break;
 		default: usage();
 		}
 	}
 	if (optind != argc)
 		usage();
+	cap_ns = cap_us * NSEC_PER_USEC;
 
 	if (sched_getaffinity(0, sizeof(set), &set)) {
 		perror("rtmutex-timedlock: sched_getaffinity");
@@ -128,7 +163,15 @@ int main(int argc, char **argv)
 	usleep(10000);
 
 	for (i = 0; i < rounds; i++) {
-		long long start = now_ns(CLOCK_MONOTONIC);
+		long long start;
+
+		/* After a capped round, wait for the owner to hold it again. */
+		while (!__atomic_load_n(&owner_holds, __ATOMIC_ACQUIRE))
+			usleep(1000);
+		if (i && cap_ns)
+			usleep(10000);
+		start = now_ns(CLOCK_MONOTONIC);
+		__atomic_store_n(&round_start, start, __ATOMIC_RELEASE);
 		long long deadline = now_ns(CLOCK_REALTIME) + timeout_us * NSEC_PER_USEC;
 		struct timespec abs = {
 			.tv_sec = deadline / NSEC_PER_SEC,
@@ -145,6 +188,8 @@ int main(int argc, char **argv)
 		} else {
 			other++;
 		}
+		/* The round is over (the lock released if we took it). */
+		__atomic_store_n(&round_start, 0, __ATOMIC_RELEASE);
 		sum += elapsed;
 		if (elapsed > max)
 			max = elapsed;
@@ -160,11 +205,12 @@ int main(int argc, char **argv)
 	ret = etimedout == rounds && late_max <= bound_us * NSEC_PER_USEC ? 0 : 1;
 	printf("rtmutex-timedlock: rounds=%lld etimedout=%lld returned0=%lld other=%lld"
 	       " elapsed_avg_us=%lld elapsed_max_us=%lld late_avg_us=%lld late_max_us=%lld"
-	       " bound_us=%lld verdict=%s\n",
+	       " bound_us=%lld verdict=%s cap_us=%lld capped=%d\n",
 	       rounds, etimedout, returned0, other,
 	       sum / rounds / NSEC_PER_USEC, max / NSEC_PER_USEC,
 	       late_sum / rounds / NSEC_PER_USEC, late_max / NSEC_PER_USEC,
-	       bound_us, ret ? "fail" : "pass");
+	       bound_us, ret ? "fail" : "pass", cap_us,
+	       __atomic_load_n(&capped, __ATOMIC_ACQUIRE));
 	fflush(stdout);
 	return ret;
 }
