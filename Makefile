@@ -42,6 +42,7 @@ LIB_OBJS =
 LIB_OBJS += tools/anchor.o
 LIB_OBJS += tools/apply.o
 LIB_OBJS += tools/check.o
+LIB_OBJS += tools/check-b4.o
 LIB_OBJS += tools/feedback.o
 LIB_OBJS += tools/format.o
 LIB_OBJS += tools/mail.o

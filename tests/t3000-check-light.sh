@@ -150,6 +150,53 @@ test_expect_success TREE 'a comment on v1 whose lines v2 leaves alone is still o
 	grep "by R E Viewer <reviewer@example.invalid> on v1 still open" out
 '
 
+test_expect_success TREE 'check --b4 answers b4 review-check: per patch and for the cover' '
+	cd store &&
+	kseries check --b4 --stage format --stage checkpatch \
+		<series/good/v1/0001-binder-comment.patch >good.json &&
+	python3 -c "
+import json
+r = json.load(open(\"good.json\"))
+assert [(x[\"tool\"], x[\"status\"]) for x in r] == [(\"kseries-format\", \"pass\"), (\"kseries-checkpatch\", \"pass\")], r
+" &&
+	kseries check --b4 --stage checkpatch <series/cp/v1/0001-x.patch >cp.json &&
+	python3 -c "
+import json
+r = {x[\"tool\"]: x for x in json.load(open(\"cp.json\"))}
+c = r[\"kseries-checkpatch\"]
+assert c[\"status\"] == \"fail\", c
+assert \"TRAILING_WHITESPACE\" in c[\"details\"], c
+" &&
+	# the same diff in another mail (b4 hands over what lore has) is found by patch-id
+	sed -e "s/^From: A U Thor.*/From: Someone Else <else@example.invalid>/" \
+	    -e "s/^Subject: .*/Subject: [PATCH] binder: x, as the list saw it/" \
+		series/cp/v1/0001-x.patch >lore.eml &&
+	kseries check --b4 --stage checkpatch <lore.eml >lore.json &&
+	grep "\"kseries-checkpatch\"" lore.json &&
+	# a message not in the store: nothing to report
+	sed "s/bad_global_with_trailing_space/another_name/" lore.eml >other.eml &&
+	kseries check --b4 <other.eml >none.json &&
+	echo "[]" >want && test_cmp want none.json &&
+	# a cover letter gets every stage; a patch only the per-patch ones
+	mkdir -p series/cov/v1 && cp series/good/series.conf series/cov/ &&
+	sed "s/^Subject: .*/Subject: [PATCH 1\/1] binder: explain the lru lock/" \
+		series/good/v1/0001-binder-comment.patch >series/cov/v1/0001-binder-comment.patch &&
+	printf "%s\n" "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001" \
+		"From: A U Thor <author@example.invalid>" \
+		"Subject: [PATCH 0/1] binder: a comment" "" "Why." "" "A U Thor (1):" \
+		>series/cov/v1/0000-cover-letter.patch &&
+	sed "s/^Subject:/Message-ID: <cover@lore.example>\nSubject:/" \
+		series/cov/v1/0000-cover-letter.patch >cover.eml &&
+	kseries check --b4 --stage format --stage feedback <cover.eml >cover.json &&
+	grep "\"tool\": \"kseries-feedback\"" cover.json &&
+	kseries check --b4 --stage format --stage feedback \
+		<series/cov/v1/0001-binder-comment.patch >p1.json &&
+	grep "\"tool\": \"kseries-format\"" p1.json &&
+	! grep "kseries-feedback" p1.json &&
+	test_expect_code 128 kseries check --b4 </dev/null &&
+	test_expect_code 129 kseries check --b4 good
+'
+
 # The stages that need files checked out share one worktree of the base
 # tree across runs (a checkout of the whole tree is too slow for each).
 if test_have_prereq TREE && command -v spatch >/dev/null; then

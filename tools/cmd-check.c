@@ -22,6 +22,8 @@
 #include "apply.h"
 #include "builtin.h"
 #include "check.h"
+#include "check-b4.h"
+#include "mail.h"
 #include "progress.h"
 #include "run.h"
 #include "series.h"
@@ -30,7 +32,8 @@
 
 static const char check_usage[] =
 	"kseries check (SERIES[@vN]... | --all) [--stage NAME]... [--json]\n"
-	"                     [--kcidb FILE] [--no-cache] [-j N] [-v]";
+	"                     [--kcidb FILE] [--no-cache] [-j N] [-v]\n"
+	"   or: kseries check --b4 [--stage NAME]... <MESSAGE";
 
 struct opts {
 	GPtrArray *stages;	/* names; empty = all */
@@ -518,12 +521,60 @@ static json_t *to_kcidb(json_t *results)
 			 "tests", tests);
 }
 
+/*
+ * --b4: b4's review-check protocol (check-b4.h). The message on stdin is
+ * located in the store, its version checked (cached stages cost nothing,
+ * so b4 asking patch by patch re-runs nothing), and the results for that
+ * message printed. Exit 0 whatever the findings: they are in the JSON,
+ * and b4 reads a non-zero exit as the tool itself failing.
+ */
+static int check_b4(struct opts *o)
+{
+	GString *in = g_string_new(NULL);
+	char chunk[65536], *name = NULL;
+	int version = 0, index = 0, failed = 0, found;
+	size_t n;
+	struct series s;
+	json_t *checked, *report;
+	char *text;
+
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
+		g_string_append_len(in, chunk, (gssize)n);
+		if (in->len > MAIL_MAX_MESSAGE)
+			die("<stdin>: a message larger than %u bytes", MAIL_MAX_MESSAGE);
+	}
+	if (ferror(stdin))
+		die("<stdin>: read error");
+	found = b4_locate(in->str, in->len, &name, &version, &index);
+	g_string_free(in, TRUE);
+	if (found < 0)
+		return EXIT_FATAL;
+	if (!found) {
+		printf("[]\n");
+		return 0;
+	}
+	if (series_load(name, &s) < 0) {
+		g_free(name);
+		return EXIT_FATAL;
+	}
+	checked = check_version(&s, version, o, &failed);
+	report = b4_report(checked, index);
+	text = json_dumps(report, JSON_INDENT(2));
+	printf("%s\n", text);
+	free(text);
+	json_decref(report);
+	json_decref(checked);
+	series_release(&s);
+	g_free(name);
+	return 0;
+}
+
 int cmd_check(int argc, const char **argv)
 {
 	struct opts o = { .stages = g_ptr_array_new() };
 	GPtrArray *specs = g_ptr_array_new_with_free_func(g_free);
 	json_t *results = json_array();
-	bool all = false;
+	bool all = false, b4 = false;
 	int failed = 0, ret = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -537,6 +588,8 @@ int cmd_check(int argc, const char **argv)
 			all = true;
 		} else if (!strcmp(argv[i], "--json")) {
 			o.json = true;
+		} else if (!strcmp(argv[i], "--b4")) {
+			b4 = true;
 		} else if (!strcmp(argv[i], "--no-cache")) {
 			o.no_cache = true;
 		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
@@ -569,6 +622,16 @@ int cmd_check(int argc, const char **argv)
 		} else {
 			g_ptr_array_add(specs, g_strdup(argv[i]));
 		}
+	}
+	if (b4) {
+		if (all || specs->len || o.json || o.kcidb)
+			usage(check_usage);
+		o.json = true;	/* no terminal lines on stdout */
+		ret = check_b4(&o);
+		g_ptr_array_unref(specs);
+		g_ptr_array_unref(o.stages);
+		json_decref(results);
+		return ret;
 	}
 	if (all == (specs->len > 0))
 		usage(check_usage);
