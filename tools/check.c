@@ -736,7 +736,6 @@ static int sparse_run(struct check_ctx *ctx, GPtrArray *targets,
 		      struct stage_result *into, GString *log)
 {
 	char *sc = g_build_filename(ctx->kernel_dir, "sparse-check", NULL);
-	char *sid = g_build_filename(cache_dir(), "sid", ".kseries-versions", NULL);
 	GPtrArray *argv = g_ptr_array_new();
 	struct run_opts o = { .capture_out = true, .capture_err = true,
 			      .timeout = 3 * 3600 };
@@ -744,11 +743,15 @@ static int sparse_run(struct check_ctx *ctx, GPtrArray *targets,
 	int status = -1;
 
 	g_ptr_array_add(argv, sc);
-	/* sparse 0.6.5 lives in the sid chroot; the host's is too old */
-	if (is_file(sid) || getenv("KSERIES_SPARSE_SID"))
-		g_ptr_array_add(argv, (char *)"--sid");
-	else
+	/*
+	 * sparse 0.6.5 lives in the sid chroot (chroot-run provisions it on
+	 * first use); bookworm's 0.6.4 is too old for 7.2, and the tree would
+	 * skip it: KSERIES_SPARSE_HOST=1 is for a host that has a newer one.
+	 */
+	if (getenv("KSERIES_SPARSE_HOST"))
 		g_ptr_array_add(argv, (char *)"--host");
+	else
+		g_ptr_array_add(argv, (char *)"--sid");
 	g_ptr_array_add(argv, (char *)"c-binder");
 	g_ptr_array_add(argv, ctx->wt);
 	for (guint i = 0; i < targets->len; i++)
@@ -764,7 +767,6 @@ static int sparse_run(struct check_ctx *ctx, GPtrArray *targets,
 	}
 	g_ptr_array_unref(argv);
 	g_free(sc);
-	g_free(sid);
 	return status;
 }
 
