@@ -39,7 +39,9 @@ test_expect_success 'setup: a series, a big review thread, reference records' '
 	done >big.mbox &&
 	cp -R store ref &&
 	(cd ref && kseries feedback ingest defer "$SEED" >/dev/null &&
+	 t0=$(date +%s%N) &&
 	 kseries feedback ingest defer ../big.mbox >out &&
+	 echo $((($(date +%s%N) - t0) / 1000000)) >../ingest.ms &&
 	 grep "480 feedback record(s) written" out &&
 	 kseries feedback defer --json >../ref.json) &&
 	records ref/series/defer/feedback >ref.sum &&
@@ -47,10 +49,14 @@ test_expect_success 'setup: a series, a big review thread, reference records' '
 '
 
 test_expect_success 'kill -9 during feedback ingest, 30 times: whole records, and a re-run finishes the job' '
+	# kill anywhere in the time the reference ingest took, and a bit after
+	ms=$(($(cat ingest.ms) * 6 / 5 + 10)) &&
 	for i in $(seq 1 30); do
 		rm -rf st && cp -R store st &&
 		(cd st && kseries feedback ingest defer "$SEED" >/dev/null) &&
-		(cd st && kill_at_random 600 "$KSERIES" feedback ingest defer ../big.mbox) &&
+		(cd st && kill_at_random "$ms" "$KSERIES" feedback ingest defer ../big.mbox) &&
+		find st -name "*.tmp.*" >>"$TRASH/litter" &&
+		ls st/series/defer/feedback | grep -c "^[0-9a-f]\{12\}$" >>"$TRASH/kept" &&
 		# every record there reads back whole: no warning, no error
 		(cd st && kseries feedback defer --json >../got.json 2>../err) &&
 		test ! -s err || { echo "after kill $i:"; cat err; exit 1; }
@@ -64,14 +70,17 @@ test_expect_success 'kill -9 during feedback ingest, 30 times: whole records, an
 			grep -v "/[0-9a-f]\{12\}$" || exit 1
 	done
 '
-say "ingest: $(grep -c ingest "$TRASH/killed" 2>/dev/null) of 30 kills landed while it ran"
+say "ingest: $(grep -c ingest "$TRASH/killed" 2>/dev/null) of 30 kills landed while it ran;" \
+	"records left by a kill: $(sort -n "$TRASH/kept" | head -n 1)..$(sort -n "$TRASH/kept" | tail -n 1) of 484;" \
+	"temporary files left: $(wc -l <"$TRASH/litter"); reference ingest $(cat "$TRASH/ingest.ms") ms"
 
 # The light stages on a one-patch series in a store and cache of the
 # test's own (lib.sh: KSERIES_CACHE under $HOME); no worktree is used.
 SKIP_REASON=${SKIP_REASON_TREE:-}
 
 # results DIR: each stage's result JSON without what differs between
-# runs (time, cache hit, log path), then the summary's status.
+# runs (time, cache hit, log path, and the cache key, which changes when
+# kseries is rebuilt), then the summary's status.
 results() {
 	python3 - "$1" <<-\EOP
 	import json, os, sys
@@ -82,6 +91,7 @@ results() {
 	    p = os.path.join(d, n)
 	    if n.endswith(".json"):
 	        j = json.load(open(p))
+	        assert len(j.pop("key")) == 64
 	        for k in ("seconds", "cached", "log"):
 	            j.pop(k, None)
 	        print(n, json.dumps(j, sort_keys=True))
@@ -130,6 +140,7 @@ test_expect_success TREE 'kill -9 during check, 20 times: whole results, and a r
 		# the results of the round before (cached stages)
 		if [ $((i % 2)) = 1 ]; then rm -rf "$R"; fi
 		(cd cstore && kill_at_random 1200 "$KSERIES" check good --stage apply --stage format --stage checkpatch) &&
+		{ find "$R" -name "*.tmp.*" 2>/dev/null || :; } >>"$TRASH/clitter" &&
 		{ ! test -d "$R" || results "$R" >/dev/null; } ||
 			{ echo "a torn result after kill $i"; exit 1; }
 		(cd cstore && kseries check good --stage apply --stage format --stage checkpatch >../got.out) &&
@@ -139,6 +150,7 @@ test_expect_success TREE 'kill -9 during check, 20 times: whole results, and a r
 		test_cmp ref.res got.res || { echo "differs after kill $i"; exit 1; }
 	done
 '
-say "check: $(grep -c check "$TRASH/killed" 2>/dev/null) of 20 kills landed while it ran"
+say "check: $(grep -c check "$TRASH/killed" 2>/dev/null) of 20 kills landed while it ran;" \
+	"temporary files left: $(wc -l <"$TRASH/clitter" 2>/dev/null || echo 0)"
 
 test_done
