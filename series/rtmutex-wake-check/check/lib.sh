@@ -70,5 +70,5 @@ boot() {
 
 # field KEY NAME: KEY= of the rtmutex-timedlock line in NAME's log
 field() {
-	sed -n "s/^rtmutex-timedlock: .* $1=\\([0-9a-z]*\\).*/\\1/p" "$OUT/$2.log" | tail -n 1
+	sed -n "s/^rtmutex-timedlock:.* $1=\\([0-9a-z]*\\).*/\\1/p" "$OUT/$2.log" | tail -n 1
 }
