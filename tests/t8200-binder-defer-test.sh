@@ -119,9 +119,9 @@ test_expect_success KERNEL 'base: no TF_DEFER_COMPLETE, BC_REPLY completes at on
 test_expect_success KERNEL 'report server ioctls per transaction, base against patched' '
 	b=$(field defer_ioctls_per_txn base.log) p=$(field defer_ioctls_per_txn latest.log) &&
 	test -n "$b" && test -n "$p" &&
-	echo "base:    $(grep "^binder-defer-test:" base.log)" >report &&
-	echo "v2:      $(grep "^binder-defer-test:" v2.log)" >>report &&
-	echo "patched: $(grep "^binder-defer-test:" latest.log)" >>report &&
+	echo "base:    $(grep "^binder-defer-test: order=" base.log)" >report &&
+	echo "v2:      $(grep "^binder-defer-test: order=" v2.log)" >>report &&
+	echo "patched: $(grep "^binder-defer-test: order=" latest.log)" >>report &&
 	awk -v b="$b" -v p="$p" "BEGIN { printf \"server ioctls per transaction with TF_DEFER_COMPLETE: base %s, patched %s: %.0f%% fewer\\n\", b, p, 100 * (b - p) / b }" >>report &&
 	cat report
 '
