@@ -22,9 +22,20 @@
 //
 // Options: --no-includes --macro-file cocci/sleep_in_atomic.h
 // Works with spatch 1.1.1 (Debian bookworm) and 1.3.0.
+//
+// Two runs (cocci/run-sleep-check drives them): `-D facts` with
+// KSERIES_FACTS_OUT=F on the whole files collects every function's calls
+// (the call graph) into F as JSON; the second run, with KSERIES_FACTS_IN=F,
+// may be given copies of the files where the bodies without any lock
+// operation are blanked out: its path rules then see only the functions that
+// can hold a lock, and the fixed point still uses the whole call graph.
+// Without KSERIES_FACTS_IN the second run uses the calls it sees itself.
+
+virtual facts
 
 @initialize:python@
 @@
+import json
 import os
 import re
 
@@ -100,6 +111,13 @@ def load_outside():
     return names, prefixes
 
 OUT_NAMES, OUT_PREFIXES = load_outside()
+
+# The call graph from the facts run: file -> list of (line, name, args).
+FACTS_CALLS = {}
+if os.environ.get('KSERIES_FACTS_IN'):
+    with open(os.environ['KSERIES_FACTS_IN']) as f:
+        for file, calls in json.load(f).get('calls', {}).items():
+            FACTS_CALLS[file] = [tuple(c) for c in calls]
 
 def split_args(s):
     """Split spatch's printing of an argument list at top-level commas."""
@@ -220,7 +238,8 @@ def chains_for(file):
         if dropping(file, name):
             fns[name] = CLEAN.get((file, name), [])
         else:
-            fns[name] = [(n, args, line) for (line, n, args) in CALLS.get(file, [])
+            fns[name] = [(n, args, line)
+                         for (line, n, args) in FACTS_CALLS.get(file, CALLS.get(file, []))
                          if a <= line <= b]
     chain = {}
     changed = True
@@ -294,7 +313,7 @@ for q in p:
 if direct_sleeper(str(F), str(ES), None):
     SLEEPERS_SEEN.add(str(F))
 
-@lockops@
+@lockops depends on !facts@
 identifier LK : script:python() { RX0.match(str(LK)) is not None };
 expression E;
 position p;
@@ -306,7 +325,7 @@ E << lockops.E; p << lockops.p;
 @@
 LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'lock', squash(E).lstrip('&')))
 
-@unlockops@
+@unlockops depends on !facts@
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
 expression E;
 position p;
@@ -322,7 +341,7 @@ LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'unlock', squash(E).ls
 // take: its caller holds it) makes on some path from its entry before any
 // unlock. Other functions need no path: every call in their body counts.
 
-@clean exists@
+@clean depends on !facts exists@
 identifier FN : script:python() { is_dropping(FN) };
 identifier F : script:python() { clean_interesting(F) };
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
@@ -343,7 +362,7 @@ add_clean(FN, F, pf)
 // ---------------------------------------------------------------------------
 // Lock regions.
 
-@region exists@
+@region depends on !facts exists@
 expression L : script:python() { ALIAS_RX.match(squash(str(L))) is None };
 identifier F : script:python() { interesting(F) };
 identifier LK : script:python() { RX2.match(str(LK)) is not None };
@@ -362,10 +381,14 @@ p2 << region.p2;
 add_region('lock', pl, L, p1, F, p2)
 
 // Lock expressions &X->FLD: the region also ends where X is reassigned
-// (binder_thread_release() walks a chain, unlocking last_t, locking t).
-@regionx exists@
+// (binder_thread_release() walks a chain, unlocking last_t, locking t), and
+// a path never leaves a `while (X)` loop through its test: X is not NULL
+// while &X->FLD is held, so that exit is infeasible. The path may enter the
+// loop body (regionxloop).
+@regionx depends on !facts exists@
 identifier X, FLD;
 expression E;
+statement S;
 identifier F : script:python() { interesting(F) };
 identifier LK : script:python() { RX2.match(str(LK)) is not None };
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
@@ -374,6 +397,7 @@ position p1, p2, pl;
 LK@p1(&X->FLD@pl, ...)
 ... when != UL(&X->FLD, ...)
     when != X = E
+    when != while (X) S
     when any
 F@p2(...)
 
@@ -383,7 +407,35 @@ p2 << regionx.p2;
 @@
 add_region('lock', None, '%s->%s' % (X, FLD), p1, F, p2)
 
-@tryregion exists@
+@regionxloop depends on !facts exists@
+identifier X, FLD;
+expression E;
+statement S;
+identifier F : script:python() { interesting(F) };
+identifier LK : script:python() { RX2.match(str(LK)) is not None };
+identifier UL : script:python() { RX1.match(str(UL)) is not None };
+position p1, p2, pl;
+@@
+LK@p1(&X->FLD@pl, ...)
+... when != UL(&X->FLD, ...)
+    when != X = E
+    when != while (X) S
+    when any
+while (X) {
+... when != UL(&X->FLD, ...)
+    when != X = E
+    when any
+F@p2(...)
+... when any
+}
+
+@script:python@
+p1 << regionxloop.p1; X << regionxloop.X; FLD << regionxloop.FLD; F << regionxloop.F;
+p2 << regionxloop.p2;
+@@
+add_region('lock', None, '%s->%s' % (X, FLD), p1, F, p2)
+
+@tryregion depends on !facts exists@
 expression L;
 identifier F : script:python() { interesting(F) };
 identifier TL : script:python() { RX3.match(str(TL)) is not None };
@@ -417,7 +469,7 @@ p1 << tryregion.p1; pl << tryregion.pl; L << tryregion.L; F << tryregion.F; p2 <
 @@
 add_region('trylock', pl, L, p1, F, p2)
 
-@guardregion exists@
+@guardregion depends on !facts exists@
 expression L;
 identifier F : script:python() { interesting(F) };
 identifier G : script:python() { RX4.match(str(G)) is not None };
@@ -434,7 +486,7 @@ add_region('guard', pl, L, p1, F, p2)
 
 // The closing braces of the blocks around a guard(); the nearest one after
 // the guard ends its scope. No match: the guard is at function level.
-@guardblock exists@
+@guardblock depends on !facts exists@
 expression L;
 identifier G : script:python() { RX4.match(str(G)) is not None };
 position p1, pe;
@@ -451,7 +503,7 @@ p1 << guardblock.p1; pe << guardblock.pe;
 GUARD_END.setdefault((p1[0].file, int(p1[0].line), int(p1[0].column)), []).append(
     (int(pe[0].line), int(pe[0].column)))
 
-@scopedregion exists@
+@scopedregion depends on !facts exists@
 iterator name scoped_guard;
 expression L;
 identifier F : script:python() { interesting(F) };
@@ -473,6 +525,10 @@ add_region('scoped', pl, L, p1, F, p2)
 
 @finalize:python@
 @@
+if os.environ.get('KSERIES_FACTS_OUT'):
+    with open(os.environ['KSERIES_FACTS_OUT'], 'w') as f:
+        json.dump({'calls': CALLS}, f)
+
 # Transitive sleepers, recomputed per file now that every fact is in.
 CHAIN = {}
 for file in FUNCS:
