@@ -45,8 +45,16 @@ fi
 if [ "${KSERIES_KERNEL_TESTS:-}" = 1 ]; then
 	test_prereq[KERNEL]=1
 fi
+# WORKBENCH: kernel builds, sparse, Rust and KUnit through the workbench
+# (the sid chroot is provisioned on first use), but no VM: make test
+# (KSERIES_WORKBENCH_TESTS=1) and make check-kernel.
+if [ "${KSERIES_WORKBENCH_TESTS:-}" = 1 ] || [ "${KSERIES_KERNEL_TESTS:-}" = 1 ]; then
+	test_prereq[WORKBENCH]=1
+fi
 
 say() { printf '# %s\n' "$*"; }
+# A test body may write TAP diagnostics ("# ...") to fd 3 (prove -v shows them).
+exec 3>&1
 
 # test_set_prereq NAME: mark a prerequisite as satisfied.
 test_set_prereq() { test_prereq[$1]=1; }
