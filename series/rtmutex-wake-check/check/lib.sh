@@ -62,10 +62,25 @@ initramfs() {
 }
 
 # boot NAME: run $IMAGES/NAME.bzImage, log in $OUT/NAME.log; returns
-# vm-run's status (the tests' status)
+# vm-run's status (the tests' status). Under a loaded host the guest may
+# fail to verify its local APIC timer and run without high resolution
+# timers (KSERIES-CLOCK: highres=no): a 1 ms timeout then takes a tick or
+# two. Such a boot is repeated, up to three boots; the last one counts.
 boot() {
-	"$SRC/kernel/vm-run" --timeout 900 --log "$OUT/$1.log" \
-		"$IMAGES/$1.bzImage" "$OUT/initrd.gz" >/dev/null
+	local i rc
+	for i in 1 2 3; do
+		rc=0
+		"$SRC/kernel/vm-run" --timeout 900 --log "$OUT/$1.log" \
+			"$IMAGES/$1.bzImage" "$OUT/initrd.gz" >/dev/null || rc=$?
+		grep -q "KSERIES-CLOCK: .*highres=no" "$OUT/$1.log" || break
+		cp "$OUT/$1.log" "$OUT/$1-lowres-$i.log"
+	done
+	return "$rc"
+}
+
+# hres NAME: the highres= of NAME's boot
+hres() {
+	sed -n 's/^KSERIES-CLOCK: .*highres=\([a-z]*\).*/\1/p' "$OUT/$1.log" | tail -n 1
 }
 
 # field KEY NAME: KEY= of the rtmutex-timedlock line in NAME's log
