@@ -271,6 +271,49 @@ def interesting(f):
     f = str(f)
     return f in SLEEPERS_SEEN or any(f in c for c in CHAINS.values())
 
+REACH = {}      # (file, lock line) -> last line of an unlock reached from it
+ESCAPE = set()  # (file, lock line): some path reaches the end of the function still locked
+WIDE = set()    # (file, line) of trylocks and guards: their functions are not narrowed
+WINDOW = {}     # file -> {function start line: last line a region can reach, or None}
+
+def function_at(file, line):
+    for (a, b, name) in FUNCS.get(file, []):
+        if a <= line <= b:
+            return (a, b)
+    return None
+
+def window(file):
+    """Per function with a lock site: the last line a region of it can
+    reach (from the `reach` and `escape` rules), or its end."""
+    if file in WINDOW:
+        return WINDOW[file]
+    w = {}
+    sites = [l for (l, op, t) in LOCKOPS.get(file, []) if op == 'lock'] + \
+            [l for (f, l) in WIDE if f == file]
+    for line in sites:
+        fn = function_at(file, line)
+        if fn is None:
+            continue
+        a, b = fn
+        if (file, line) in WIDE or (file, line) in ESCAPE or (file, line) not in REACH:
+            last = b
+        else:
+            last = REACH[(file, line)]
+        w[a] = max(w.get(a, 0), last)
+    WINDOW[file] = w
+    return w
+
+def in_window(p):
+    """A call the region rules need to look at: in a function with a lock
+    site, not after the last line its regions can reach. Only narrows the
+    work of spatch: the path rules decide."""
+    file, line = p[0].file, int(p[0].line)
+    fn = function_at(file, line)
+    if fn is None:
+        return True
+    last = window(file).get(fn[0])
+    return last is not None and line <= last
+
 def clean_interesting(f):
     f = str(f)
     return f in SLEEPERS_SEEN or any(f == n for fs in FUNCS.values() for (a, b, n) in fs)
@@ -360,6 +403,81 @@ FN << clean.FN; F << clean.F; pf << clean.pf;
 add_clean(FN, F, pf)
 
 // ---------------------------------------------------------------------------
+// How far can a region reach? The last unlock of the same lock reached from
+// each lock site (reach), and whether a path leaves the function still
+// locked (escape); trylocks and guards (wide) are not narrowed. This costs
+// little (few bindings) and lets the region rules below skip the calls
+// that no region can reach (position constraint in_window): binder.c's
+// binder_transaction() has three short regions near its start and hundreds
+// of calls after them.
+
+@reach depends on !facts exists@
+expression L;
+identifier LK : script:python() { RX2.match(str(LK)) is not None };
+identifier UL : script:python() { RX1.match(str(UL)) is not None };
+position p1, pu;
+@@
+LK@p1(L, ...)
+... when != UL(L, ...)
+    when any
+UL@pu(L, ...)
+
+@script:python@
+p1 << reach.p1; pu << reach.pu;
+@@
+k = (p1[0].file, int(p1[0].line))
+REACH[k] = max(REACH.get(k, 0), max(int(q.line) for q in pu))
+
+@escape depends on !facts exists@
+identifier FN;
+expression L;
+identifier LK : script:python() { RX2.match(str(LK)) is not None };
+identifier UL : script:python() { RX1.match(str(UL)) is not None };
+position p1;
+@@
+FN(...) {
+... when any
+LK@p1(L, ...)
+... when != UL(L, ...)
+}
+
+@script:python@
+p1 << escape.p1;
+@@
+ESCAPE.add((p1[0].file, int(p1[0].line)))
+
+@wide depends on !facts@
+identifier TL : script:python() { RX3.match(str(TL)) is not None };
+identifier G : script:python() { RX4.match(str(G)) is not None };
+expression L;
+position p1;
+@@
+(
+TL@p1(L, ...)
+|
+guard(G)@p1(L)
+)
+
+@script:python@
+p1 << wide.p1;
+@@
+WIDE.add((p1[0].file, int(p1[0].line)))
+
+@widescoped depends on !facts@
+iterator name scoped_guard;
+identifier G : script:python() { RX4.match(str(G)) is not None };
+expression L;
+statement S;
+position p1;
+@@
+scoped_guard@p1(G, L) S
+
+@script:python@
+p1 << widescoped.p1;
+@@
+WIDE.add((p1[0].file, int(p1[0].line)))
+
+// ---------------------------------------------------------------------------
 // Lock regions.
 
 @region depends on !facts exists@
@@ -367,7 +485,8 @@ expression L : script:python() { ALIAS_RX.match(squash(str(L))) is None };
 identifier F : script:python() { interesting(F) };
 identifier LK : script:python() { RX2.match(str(LK)) is not None };
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
-position p1, p2, pl;
+position p1, pl;
+position p2 : script:python() { in_window(p2) };
 @@
 LK@p1(L@pl, ...)
 ... when != UL(L, ...)
@@ -392,7 +511,8 @@ statement S;
 identifier F : script:python() { interesting(F) };
 identifier LK : script:python() { RX2.match(str(LK)) is not None };
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
-position p1, p2, pl;
+position p1, pl;
+position p2 : script:python() { in_window(p2) };
 @@
 LK@p1(&X->FLD@pl, ...)
 ... when != UL(&X->FLD, ...)
@@ -414,7 +534,8 @@ statement S;
 identifier F : script:python() { interesting(F) };
 identifier LK : script:python() { RX2.match(str(LK)) is not None };
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
-position p1, p2, pl;
+position p1, pl;
+position p2 : script:python() { in_window(p2) };
 @@
 LK@p1(&X->FLD@pl, ...)
 ... when != UL(&X->FLD, ...)
@@ -440,7 +561,8 @@ expression L;
 identifier F : script:python() { interesting(F) };
 identifier TL : script:python() { RX3.match(str(TL)) is not None };
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
-position p1, p2, pl;
+position p1, pl;
+position p2 : script:python() { in_window(p2) };
 statement S;
 @@
 (
@@ -473,7 +595,8 @@ add_region('trylock', pl, L, p1, F, p2)
 expression L;
 identifier F : script:python() { interesting(F) };
 identifier G : script:python() { RX4.match(str(G)) is not None };
-position p1, p2, pl;
+position p1, pl;
+position p2 : script:python() { in_window(p2) };
 @@
 guard(G)@p1(L@pl);
 ... when any
@@ -508,7 +631,8 @@ iterator name scoped_guard;
 expression L;
 identifier F : script:python() { interesting(F) };
 identifier G : script:python() { RX4.match(str(G)) is not None };
-position p1, p2, pl;
+position p1, pl;
+position p2 : script:python() { in_window(p2) };
 @@
 scoped_guard@p1(G, L@pl) {
 ... when any
