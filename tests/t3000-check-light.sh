@@ -221,6 +221,18 @@ test_expect_success TREE,SPATCH 'findings already in the base are not new' '
 	grep "good  *v1  cocci      pass   0" out
 '
 
+test_expect_success TREE,SPATCH 'the worktree lock is held by the stages that use the worktree, only' '
+	cd store &&
+	flock -o "$KSERIES_CHECK_WORKTREE.lock" sleep 30 &
+	holder=$! &&
+	sleep 1 &&
+	kseries check good --stage format --stage checkpatch --no-cache >out &&
+	grep "good  *v1  checkpatch pass" out &&
+	test_expect_code 124 timeout 5 kseries check good --stage cocci --no-cache 2>err &&
+	grep "waiting for .*kseries-test.lock" err &&
+	kill $holder && wait $holder || :
+'
+
 test_expect_success 'a version whose patches are not here is skipped, with the reason' '
 	mkdir -p store2/series && cd store2 &&
 	kseries import handles "$SRC_DIR/tests/t0001/seed-004-binder-large-handles-v1.mbox" >/dev/null &&

@@ -7,12 +7,15 @@
  * under the build lock) and parse what the tools print; everything runs
  * with argv arrays.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/file.h>
 
 #include "apply.h"
 #include "check.h"
@@ -223,8 +226,51 @@ static char *script(struct check_ctx *ctx, const char *dir, const char *name)
 	return p;
 }
 
+/*
+ * One stage at a time in a worktree: a stage checks out the base and the
+ * series in turn, and a build must not see them change under it. The
+ * lock is taken by a stage's first checkout and dropped when the stage
+ * ends (check_release_worktree()), so that the stages that never touch
+ * the worktree, and other checks' stages, do not wait for a long one.
+ */
+static int lock_worktree(struct check_ctx *ctx)
+{
+	char *lockpath, *parent;
+
+	if (ctx->wt_lock > 0)
+		return 0;
+	lockpath = g_strdup_printf("%s.lock", ctx->wt);
+	parent = g_path_get_dirname(ctx->wt);
+	mkdir_p(parent);
+	ctx->wt_lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (ctx->wt_lock < 0) {
+		error_errno("cannot open '%s'", lockpath);
+	} else if (flock(ctx->wt_lock, LOCK_EX | LOCK_NB) < 0) {
+		static const char waiting[] =
+			"waiting for the worktree (another check is using it)\n";
+
+		progress_feed(waiting, sizeof(waiting) - 1);
+		if (!progress_active())
+			fprintf(stderr, "kseries: waiting for %s\n", lockpath);
+		while (flock(ctx->wt_lock, LOCK_EX) < 0 && errno == EINTR)
+			;
+	}
+	g_free(lockpath);
+	g_free(parent);
+	return ctx->wt_lock < 0 ? -1 : 0;
+}
+
+void check_release_worktree(struct check_ctx *ctx)
+{
+	if (ctx->wt_lock > 0)
+		close(ctx->wt_lock);
+	ctx->wt_lock = -1;
+}
+
 int check_checkout(struct check_ctx *ctx, const char *rev)
 {
+	if (lock_worktree(ctx) < 0)
+		return -1;
 	if (!is_dir(ctx->wt)) {
 		const char *argv[] = { "git", "worktree", "add", "--detach", "-f",
 				       ctx->wt, rev, NULL };

@@ -50,6 +50,7 @@ struct check_ctx {
 	char *wt;		/* the check worktree */
 	char *logdir;		/* results/<series>/v<N>/ */
 	GPtrArray *touched;	/* tree paths the series touches */
+	int wt_lock;		/* flock on <wt>.lock while a stage uses it */
 	bool verbose;
 };
 
@@ -77,7 +78,11 @@ char *finding_id(const struct finding *f);
 json_t *stage_result_to_json(const struct stage_result *r);
 int stage_result_from_json(json_t *j, struct stage_result *r);
 
-/* Checks out rev in the worktree (made on first use). */
+/*
+ * Checks out rev in the worktree (made on first use), taking the
+ * worktree's lock until check_release_worktree(), called after each stage.
+ */
 int check_checkout(struct check_ctx *ctx, const char *rev);
+void check_release_worktree(struct check_ctx *ctx);
 
 #endif

@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 #include <jansson.h>
 
@@ -308,7 +306,6 @@ static json_t *check_version(struct series *s, int version,
 	json_t *stages = json_array();
 	const char *base = series_get(s, "series.base");
 	double t0 = now();
-	int wt_lock = -1;
 
 	applied_init(&a);
 	ctx.s = s;
@@ -323,24 +320,7 @@ static json_t *check_version(struct series *s, int version,
 		 g_strdup(getenv("KSERIES_CHECK_WORKTREE")) :
 		 g_build_filename(cache_dir(), "wt", "kseries-check", NULL);
 	mkdir_p(ctx.logdir);
-	/*
-	 * One check at a time in a worktree: a stage checks out the base and
-	 * the series in turn, and a build must not see them change under it.
-	 */
-	{
-		char *lockpath = g_strdup_printf("%s.lock", ctx.wt);
-		char *parent = g_path_get_dirname(ctx.wt);
-
-		mkdir_p(parent);
-		wt_lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (wt_lock >= 0 && flock(wt_lock, LOCK_EX | LOCK_NB) < 0) {
-			fprintf(stderr, "kseries: waiting for %s\n", lockpath);
-			flock(wt_lock, LOCK_EX);
-		}
-		g_free(lockpath);
-		g_free(parent);
-	}
-
+	ctx.wt_lock = -1;
 	/* apply: always run, it yields the commits the cache is keyed by */
 	{
 		struct stage_result r;
@@ -421,6 +401,7 @@ static json_t *check_version(struct series *s, int version,
 			progress_begin(label);
 			t = now();
 			check_run_stage(&ctx, name, &r);
+			check_release_worktree(&ctx);
 			r.seconds = now() - t;
 			progress_end();
 			g_free(label);
@@ -454,8 +435,7 @@ out:
 				      "version", version, "base", ctx.base,
 				      "tip", ctx.tip, "stages", stages);
 
-		if (wt_lock >= 0)
-			close(wt_lock);
+		check_release_worktree(&ctx);
 		applied_release(&a);
 		g_free((char *)ctx.cocci_dir);
 		g_ptr_array_unref(ctx.files);
