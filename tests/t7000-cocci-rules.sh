@@ -44,27 +44,31 @@ test_expect_success SPATCH 'precision and recall over the case set' '
 	test "$tp" -gt 0
 ' 3>&1
 
-test_expect_success SPATCH 'binder_alloc.c with the v1 spinlock patch: no finding' '
-	cp "$CASES"/binder_alloc-spinlock-v1.c . &&
-	"$RUN" binder_alloc-spinlock-v1.c >actual &&
-	test ! -s actual
-'
+# The spinlock fixtures: v1 (the seed RFC) and v2 (the whole
+# series/binder-alloc-spinlock/v2 applied with git am).
+for v in v1 v2; do
+	test_expect_success SPATCH "binder_alloc.c with the $v spinlock series: no finding" '
+		cp "$CASES"/binder_alloc-spinlock-'$v'.c . &&
+		"$RUN" binder_alloc-spinlock-'$v'.c >actual &&
+		test ! -s actual
+	'
 
-test_expect_success SPATCH 'spin_unlock moved after zap_vma_range: exactly one finding' '
-	python3 - "$CASES"/binder_alloc-spinlock-v1.c moved.c <<-\EOF &&
-	import sys
-	s = open(sys.argv[1]).read()
-	a = "\tlist_lru_isolate(lru, item);\n\tspin_unlock(&alloc->lock);\n"
-	b = "\t\ttrace_binder_unmap_user_end(alloc, index);\n\t}\n\n"
-	assert s.count(a) == 1 and s.count(b) == 1
-	s = s.replace(a, "\tlist_lru_isolate(lru, item);\n")
-	s = s.replace(b, b + "\tspin_unlock(&alloc->lock);\n")
-	open(sys.argv[2], "w").write(s)
-	EOF
-	test_expect_code 1 "$RUN" moved.c >actual &&
-	test_line_count = 1 actual &&
-	grep "^moved.c:[0-9]*: sleeping call .zap_vma_range. while holding .alloc->lock. (taken at line [0-9]*)\$" actual
-'
+	test_expect_success SPATCH "$v: spin_unlock moved after zap_vma_range: exactly one finding" '
+		python3 - "$CASES"/binder_alloc-spinlock-'$v'.c moved.c <<-\EOF &&
+		import sys
+		s = open(sys.argv[1]).read()
+		a = "\tlist_lru_isolate(lru, item);\n\tspin_unlock(&alloc->lock);\n"
+		b = "\t\ttrace_binder_unmap_user_end(alloc, index);\n\t}\n\n"
+		assert s.count(a) == 1 and s.count(b) == 1
+		s = s.replace(a, "\tlist_lru_isolate(lru, item);\n")
+		s = s.replace(b, b + "\tspin_unlock(&alloc->lock);\n")
+		open(sys.argv[2], "w").write(s)
+		EOF
+		test_expect_code 1 "$RUN" moved.c >actual &&
+		test_line_count = 1 actual &&
+		grep "^moved.c:[0-9]*: sleeping call .zap_vma_range. while holding .alloc->lock. (taken at line [0-9]*)\$" actual
+	'
+done
 
 test_expect_success SPATCH,BASETREE 'unpatched 7.2.13 binder_alloc.c (mutex): no finding' '
 	cp "$BASE_ALLOC" binder_alloc.c &&
