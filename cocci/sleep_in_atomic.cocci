@@ -23,13 +23,15 @@
 // Options: --no-includes --macro-file cocci/sleep_in_atomic.h
 // Works with spatch 1.1.1 (Debian bookworm) and 1.3.0.
 //
-// Two runs (cocci/run-sleep-check drives them): `-D facts` with
-// KSERIES_FACTS_OUT=F on the whole files collects every function's calls
-// (the call graph) into F as JSON; the second run, with KSERIES_FACTS_IN=F,
-// may be given copies of the files where the bodies without any lock
-// operation are blanked out: its path rules then see only the functions that
-// can hold a lock, and the fixed point still uses the whole call graph.
-// Without KSERIES_FACTS_IN the second run uses the calls it sees itself.
+// Two runs (cocci/run-sleep-check drives them): `-D facts` on the whole
+// files prints every function's calls (the call graph) as one JSON line
+// `KSERIES-FACTS {...}` on stdout; the second run may be given copies
+// DIR/N/NAME.c of the files where the bodies without any lock operation are
+// blanked out, with the call graph in DIR/kseries-facts.json (keyed by the
+// copies' paths): its path rules then see only the functions that can hold
+// a lock, and the fixed point still uses the whole call graph. Without that
+// file the second run uses the calls it sees itself. Files, not environment
+// variables, so that it also works through kernel/chroot-run.
 
 virtual facts
 
@@ -112,12 +114,21 @@ def load_outside():
 
 OUT_NAMES, OUT_PREFIXES = load_outside()
 
-# The call graph from the facts run: file -> list of (line, name, args).
+# The call graph from the facts run: file -> list of (line, name, args),
+# or None when there is none for that file.
 FACTS_CALLS = {}
-if os.environ.get('KSERIES_FACTS_IN'):
-    with open(os.environ['KSERIES_FACTS_IN']) as f:
-        for file, calls in json.load(f).get('calls', {}).items():
-            FACTS_CALLS[file] = [tuple(c) for c in calls]
+FACTS_MODE = [False]
+
+def facts_calls(file):
+    if file not in FACTS_CALLS:
+        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(file))),
+                            'kseries-facts.json')
+        calls = None
+        if os.path.isfile(path):
+            with open(path) as f:
+                calls = json.load(f).get('calls', {}).get(file)
+        FACTS_CALLS[file] = [tuple(c) for c in calls] if calls is not None else None
+    return FACTS_CALLS[file]
 
 def split_args(s):
     """Split spatch's printing of an argument list at top-level commas."""
@@ -239,7 +250,7 @@ def chains_for(file):
             fns[name] = CLEAN.get((file, name), [])
         else:
             fns[name] = [(n, args, line)
-                         for (line, n, args) in FACTS_CALLS.get(file, CALLS.get(file, []))
+                         for (line, n, args) in (facts_calls(file) or CALLS.get(file, []))
                          if a <= line <= b]
     chain = {}
     changed = True
@@ -324,6 +335,10 @@ def clean_interesting(f):
 // that may sleep by themselves). Restricting the path rules to those names
 // keeps them fast: an unconstrained F makes spatch track one binding per
 // callee along every path (about 10x slower on binder_alloc.c).
+
+@script:python depends on facts@
+@@
+FACTS_MODE[0] = True
 
 @defs@
 identifier FN;
@@ -649,9 +664,8 @@ add_region('scoped', pl, L, p1, F, p2)
 
 @finalize:python@
 @@
-if os.environ.get('KSERIES_FACTS_OUT'):
-    with open(os.environ['KSERIES_FACTS_OUT'], 'w') as f:
-        json.dump({'calls': CALLS}, f)
+if FACTS_MODE[0]:
+    print('KSERIES-FACTS ' + json.dumps({'calls': CALLS}))
 
 # Transitive sleepers, recomputed per file now that every fact is in.
 CHAIN = {}
