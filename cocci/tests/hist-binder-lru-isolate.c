@@ -14,12 +14,14 @@
  * with mmput_async().
  *
  * The shape (not binder's code): list_lru_walk() calls the isolate
- * callback binder_alloc_free_page() with the lru spinlock held. Before the
- * fix the callback took the mm (mmget), the mmap lock, zapped the page and
- * called mmput(), all under that spinlock. The fix drops the lru lock in
- * the callback first (returning LRU_REMOVED_RETRY) and uses mmput_async().
- * The walk calls the callback directly here (list_lru calls it through a
- * pointer, which the rule does not follow).
+ * callback binder_alloc_free_page() with the lru spinlock held; before the
+ * fix the callback did its mm work (mmap lock, zap, mmput()) under that
+ * spinlock; the fix drops the lru lock in the callback first (returning
+ * LRU_REMOVED_RETRY) and uses mmput_async(). The diff itself was not found
+ * here: the model follows the subject, the explanation quoted above and the
+ * fixed code still in 7.2.13, with 7.2 names (mmap_write_lock,
+ * zap_page_range_single). The walk calls the callback directly here
+ * (list_lru calls it through a pointer, which the rule does not follow).
  */
 struct lru { spinlock_t lock; };
 struct alloc { struct mm_struct *mm; struct vm_area_struct *vma; struct mutex mutex; };
@@ -84,6 +86,6 @@ void walk(struct lru *l, struct list_head *item, struct alloc *alloc)
 }
 /*
  * check-output-start
-hist-binder-lru-isolate.c:75: sleeping call 'free_page_old' while holding 'l->lock' (taken at line 74) via 'free_page_old' -> 'mmap_write_lock'
+hist-binder-lru-isolate.c:77: sleeping call 'free_page_old' while holding 'l->lock' (taken at line 76) via 'free_page_old' -> 'mmap_write_lock'
  * check-output-end
  */
