@@ -53,12 +53,15 @@ vs_need() {
 }
 
 vs_kernel() {
-	if [ ! -e "$VS_WT/.git" ]; then
-		git -C "$VS_TREE" worktree add --detach "$VS_WT" "$1" >&2
-	fi
-	git -C "$VS_WT" checkout -q --detach -f "$1"
-	"$VS_KERNEL/vm-build" -o "$VS_IMAGES/$2.bzImage" \
-		${VS_FRAGS[@]+"${VS_FRAGS[@]}"} "$VS_WT" "$VS_NAME" >&2
+	(
+		flock 8
+		if [ ! -e "$VS_WT/.git" ]; then
+			git -C "$VS_TREE" worktree add --detach "$VS_WT" "$1" >&2
+		fi
+		git -C "$VS_WT" checkout -q --detach -f "$1"
+		"$VS_KERNEL/vm-build" -o "$VS_IMAGES/$2.bzImage" \
+			${VS_FRAGS[@]+"${VS_FRAGS[@]}"} "$VS_WT" "$VS_NAME" >&2
+	) 8>"$VS_WT.lock"
 }
 
 vs_boot() {

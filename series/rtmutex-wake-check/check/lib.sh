@@ -38,11 +38,14 @@ need() {
 
 # kernel REV NAME: $IMAGES/NAME.bzImage built from REV
 kernel() {
-	if [ ! -e "$WT/.git" ]; then
-		git -C "$TREE" worktree add --detach "$WT" "$1" >&2
-	fi
-	git -C "$WT" checkout -q --detach -f "$1"
-	"$SRC/kernel/vm-build" -o "$IMAGES/$2.bzImage" "${FRAGS[@]}" "$WT" "$NAME" >&2
+	(
+		flock 8
+		if [ ! -e "$WT/.git" ]; then
+			git -C "$TREE" worktree add --detach "$WT" "$1" >&2
+		fi
+		git -C "$WT" checkout -q --detach -f "$1"
+		"$SRC/kernel/vm-build" -o "$IMAGES/$2.bzImage" "${FRAGS[@]}" "$WT" "$NAME" >&2
+	) 8>"$WT.lock"
 }
 
 # initramfs: $OUT/initrd.gz with the measurement and the series' selftest
@@ -51,7 +54,7 @@ initramfs() {
 	local progs=(rtmutex-timedlock) sel=$WT/tools/testing/selftests
 	gcc -static -O2 -Wall -pthread -o "$OUT/rtmutex-timedlock" \
 		"$SRC/tests/kernel/rtmutex-timedlock.c" >&2
-	git -C "$WT" checkout -q --detach -f "$KSERIES_TIP"
+	( flock 8; git -C "$WT" checkout -q --detach -f "$KSERIES_TIP" ) 8>"$WT.lock"
 	if [ -f "$sel/futex/functional/futex_pi_spin_owner.c" ]; then
 		gcc -static -O2 -Wall -pthread -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 \
 			-I"$sel/futex/include" -I"$sel" -o "$OUT/futex_pi_spin_owner" \
