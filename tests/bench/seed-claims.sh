@@ -4,20 +4,24 @@
 # The claims are quoted from the seed mails. The measurements are made
 # now, base kernel against patched in one run, in the VM harness
 # (microvm, -smp 2, TCG: absolute figures are not a phone's or a
-# server's, the ratios are what compares):
-#   rtmutex-wake-check, binder-alloc-spinlock: the series' perf stage
-#     (series/NAME/check/perf) through kseries check;
-#   binder-defer-complete: tests/t8200-binder-defer-test.sh (server
-#     ioctls per transaction, base against the latest version);
-#   binder-large-handles: tests/t8201-binder-handles-bench.sh (the cost
-#     of a new reference among 100,000, flag off and on).
+# server's, the ratios are what compares), by each series' perf stage
+# (series/NAME/check/perf) through kseries check. A series without a
+# perf stage falls back on its heavy shell test where there is one
+# (binder-defer-complete: tests/t8200-binder-defer-test.sh,
+# binder-large-handles: tests/t8201-binder-handles-bench.sh).
 # Kernel builds and TCG boots take minutes to hours, so they run only
 # with KSERIES_BENCH_KERNEL=1; otherwise each line says it was not
 # measured in this run. Nothing is printed that this run did not
-# measure: a test that cannot run or reports nothing is "not measured".
+# measure: a stage or test that cannot run or reports nothing is "not
+# measured".
+#
+# kseries check runs here in a worktree of its own
+# ($KSERIES_CACHE/wt/kseries-bench, KSERIES_CHECK_WORKTREE): the perf
+# stages build in their own worktrees, the check worktree only gets the
+# series applied, and so the bench does not queue behind full checks.
 # KSERIES_BENCH_CACHED=1 lets kseries check serve a perf stage's result
 # from its cache (made by an earlier run over the same content; the line
-# then says "cached").
+# then says "(cached)").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ -x ./kseries ] || make -s kseries
@@ -36,7 +40,8 @@ claim() {
 perf() {
 	local out status sum nocache=--no-cache
 	[ "${KSERIES_BENCH_CACHED:-}" != 1 ] || nocache=
-	out=$(./kseries check "$1" --stage perf $nocache 2>/dev/null |
+	out=$(KSERIES_CHECK_WORKTREE=${KSERIES_CHECK_WORKTREE:-${KSERIES_CACHE:-$HOME/.cache/kseries}/wt/kseries-bench} \
+		./kseries check "$1" --stage perf $nocache 2>/dev/null |
 		grep -E '^[^ ]+ +v[0-9]+ +perf ' | tail -n 1 || :)
 	status=$(printf '%s\n' "$out" | awk '{ print $4 }')
 	sum=$(printf '%s\n' "$out" | sed -E 's/^[^ ]+ +(v[0-9]+) +perf +[^ ]+ +[0-9]+  /\1: /')
@@ -74,17 +79,16 @@ for s in binder-alloc-spinlock binder-defer-complete binder-large-handles rtmute
 		printf '  measured: not in this run (KSERIES_BENCH_KERNEL=1 builds and boots the kernels)\n'
 		continue
 	fi
-	case $s in
-	binder-defer-complete) m=$(report t8200-binder-defer-test.sh) ;;
-	binder-large-handles)
-		m=$(report t8201-binder-handles-bench.sh)
-		case "$m" in "not measured"*) ;; *) m=$(handles "$m") ;; esac ;;
-	*)
-		if [ -x "series/$s/check/perf" ]; then
-			m=$(perf "$s")
-		else
-			m="not measured (no perf stage: series/$s/check/perf)"
-		fi ;;
-	esac
+	if [ -x "series/$s/check/perf" ]; then
+		m=$(perf "$s")
+	else
+		case $s in
+		binder-defer-complete) m=$(report t8200-binder-defer-test.sh) ;;
+		binder-large-handles)
+			m=$(report t8201-binder-handles-bench.sh)
+			case "$m" in "not measured"*) ;; *) m=$(handles "$m") ;; esac ;;
+		*) m="not measured (no perf stage: series/$s/check/perf)" ;;
+		esac
+	fi
 	printf '%s\n' "$m" | sed '1s/^/  measured: /; 2,$s/^/            /'
 done
