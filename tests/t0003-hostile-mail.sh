@@ -77,6 +77,22 @@ test_expect_success 'a subject in padded base64 encoded-words keeps every word' 
 	test_cmp want got
 '
 
+test_expect_success 'text that only looks like an encoded-word keeps its space' '
+	mkdir -p store/series && cd store &&
+	{
+		echo "From x@y Thu Jan  1 00:00:00 1970" &&
+		echo "From: A U Thor <author@example.invalid>" &&
+		echo "Subject: =?iso-8859-1?b?W1BBVENIXSB4OiBh6Q==?= =?UTF-8?B?QXJ2 z" &&
+		echo "Message-ID: <not-a-word@example.invalid>" &&
+		echo &&
+		echo "body"
+	} >notaword.mbox &&
+	kseries import notaword notaword.mbox >/dev/null &&
+	printf "x: a\303\251 =?UTF-8?B?QXJ2 z\n" >want &&
+	git config -f series/notaword/series.conf series.title >got &&
+	test_cmp want got
+'
+
 test_expect_success 'a message with too many header fields is refused, one under the limit read' '
 	mkdir -p store/series && cd store &&
 	python3 - <<-\EOP &&

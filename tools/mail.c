@@ -106,15 +106,31 @@ static unsigned count_fields(const char *p, size_t len)
 	return n;
 }
 
+/* A whole RFC 2047 encoded-word: "=?charset?B?text?=" (or ?Q?). */
+static bool encoded_word(const char *w, size_t n)
+{
+	const char *cs_end, *t_end;
+
+	if (n < 8 || w[0] != '=' || w[1] != '?' || w[n - 2] != '?' ||
+	    w[n - 1] != '=')
+		return false;
+	cs_end = memchr(w + 2, '?', n - 4);
+	if (!cs_end || cs_end == w + 2 || cs_end + 3 > w + n - 2 ||
+	    !strchr("BbQq", cs_end[1]) || cs_end[2] != '?')
+		return false;
+	t_end = memchr(cs_end + 3, '?', (size_t)(w + n - 2 - (cs_end + 3)));
+	return !t_end;
+}
+
 /* An RFC 2047 encoded-word in base64 that ends in padding: "=?cs?B?..=?=" */
 static bool padded_b_word(const char *w, size_t n)
 {
 	const char *q;
 
-	if (n < 9 || w[0] != '=' || w[1] != '?' || memcmp(w + n - 3, "=?=", 3))
+	if (!encoded_word(w, n) || w[n - 3] != '=')
 		return false;
 	q = memchr(w + 2, '?', n - 2);
-	return q && q + 3 < w + n && (q[1] == 'B' || q[1] == 'b') && q[2] == '?';
+	return q[1] == 'B' || q[1] == 'b';
 }
 
 /*
@@ -139,7 +155,7 @@ static char *decode_text(const char *raw)
 
 		if (!n)
 			break;
-		if (group->len && w[0] == '=' && w[1] == '?') {
+		if (group->len && encoded_word(w, n)) {
 			const char *last = strrchr(group->str, ' ');
 
 			last = last ? last + 1 : group->str;
