@@ -53,8 +53,9 @@ if [ "${KSERIES_WORKBENCH_TESTS:-}" = 1 ] || [ "${KSERIES_KERNEL_TESTS:-}" = 1 ]
 fi
 
 say() { printf '# %s\n' "$*"; }
-# A test body may write TAP diagnostics ("# ...") to fd 3 (prove -v shows them).
-exec 3>&1
+# A test body may write TAP diagnostics ("# ...") to fd 3 (prove -v shows
+# them), and figures every run should show to fd 4 (stderr: prove shows it).
+exec 3>&1 4>&2
 
 # test_set_prereq NAME: mark a prerequisite as satisfied.
 test_set_prereq() { test_prereq[$1]=1; }

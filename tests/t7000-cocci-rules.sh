@@ -41,6 +41,7 @@ test_expect_success SPATCH 'precision and recall over the case set' '
 	prec=$(awk -v t="$tp" -v f="$fp" "BEGIN { printf \"%.3f\", (t + f) ? t / (t + f) : 1 }") &&
 	rec=$(awk -v t="$tp" -v f="$fn" "BEGIN { printf \"%.3f\", (t + f) ? t / (t + f) : 1 }") &&
 	echo "# precision: $prec recall: $rec (tp $tp fp $fp fn $fn)" >&3 &&
+	echo "t7000: Coccinelle rules on the case set: precision $prec recall $rec (tp $tp fp $fp fn $fn)" >&4 &&
 	test "$tp" -gt 0
 ' 3>&1
 
