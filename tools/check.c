@@ -862,8 +862,13 @@ static void stage_sparse(struct check_ctx *ctx, struct stage_result *r)
 		goto out;
 	}
 	keep_new(r, &before);
-	set_summary(r, "C=2 on %u objects: %u warnings before, new ones only",
-		    targets->len, before.findings->len);
+	/* a new sparse warning is a defect the series adds: the stage fails */
+	if (r->findings->len)
+		fail(r, "%u new sparse warnings (C=2 on %u objects; %u before)",
+		     r->findings->len, targets->len, before.findings->len);
+	else
+		set_summary(r, "C=2 on %u objects: %u warnings before, none new",
+			    targets->len, before.findings->len);
 out:
 	save_log(ctx, r, log->str, log->len);
 	stage_result_release(&before);
@@ -952,95 +957,162 @@ out:
 
 /* ---- rust: build, rustfmtcheck, clippy ---- */
 
+/* rustc and clippy diagnostics: "warning: …" then "--> file:line:col" */
+static void parse_rustc(struct check_ctx *ctx, const char *text,
+			struct stage_result *into)
+{
+	char **lines = g_strsplit(text, "\n", -1);
+	const char *msg = NULL, *sev = NULL;
+
+	for (char **l = lines; *l; l++) {
+		char *t = g_strstrip(g_strdup(*l));
+
+		if (g_str_has_prefix(t, "warning: ") || g_str_has_prefix(t, "error: ")) {
+			sev = t[0] == 'w' ? "warning" : "error";
+			msg = *l + (strstr(*l, ": ") - *l) + 2;
+		} else if (g_str_has_prefix(t, "--> ") && msg) {
+			char *file = g_strdup(t + 4);
+			char *c = strchr(file, ':');
+			int line = c ? atoi(c + 1) : 0;
+
+			if (c)
+				*c = '\0';
+			finding_add(into, "clippy", tree_relative(ctx, file), line,
+				    sev, msg, 0);
+			g_free(file);
+			msg = NULL;
+		}
+		g_free(t);
+	}
+	g_strfreev(lines);
+}
+
+/*
+ * rustfmtcheck's "Diff in FILE:N:" lines (rustfmt 1.5 and later; older
+ * ones wrote "Diff in FILE at line N:").
+ */
+static void parse_rustfmt(struct check_ctx *ctx, const char *text,
+			  struct stage_result *into)
+{
+	char **lines = g_strsplit(text, "\n", -1);
+
+	for (char **l = lines; *l; l++) {
+		char *file, *at, *end;
+		long line;
+
+		if (!g_str_has_prefix(*l, "Diff in "))
+			continue;
+		file = *l + 8;
+		if ((at = strstr(file, " at line "))) {
+			*at = '\0';
+			line = strtol(at + 9, NULL, 10);
+		} else if ((at = strrchr(file, ':')) && at > file) {
+			/* FILE:N: ends in a colon: the number is before it */
+			*at = '\0';
+			at = strrchr(file, ':');
+			if (!at)
+				continue;
+			line = strtol(at + 1, &end, 10);
+			if (end == at + 1 || *end)
+				continue;
+			*at = '\0';
+		} else {
+			continue;
+		}
+		finding_add(into, "rustfmt", tree_relative(ctx, file), (int)line,
+			    "error", "not formatted as rustfmt would", 0);
+	}
+	g_strfreev(lines);
+}
+
+/*
+ * The Rust build with clippy and rustfmtcheck at rev, findings into into.
+ * Returns 0, or -1 when the build or rustfmtcheck could not be run; sets
+ * *build_failed / *fmt_failed from their exit status.
+ */
+static int rust_run(struct check_ctx *ctx, const char *rev,
+		    struct stage_result *into, GString *log,
+		    bool *build_failed, bool *fmt_failed)
+{
+	GPtrArray *targets = g_ptr_array_new_with_free_func(g_free);
+	GString *one = g_string_new(NULL);
+	int status = 0, ret = -1;
+
+	if (check_checkout(ctx, rev) < 0)
+		goto out;
+	g_ptr_array_add(targets, g_strdup("drivers/android/binder/"));
+	g_string_append(log, "== build (CLIPPY=1)\n");
+	if (kbuild(ctx, "rust-binder", targets, "CLIPPY=1", one, &status) < 0)
+		goto out;
+	*build_failed = status != 0;
+	parse_rustc(ctx, one->str, into);
+	g_string_append(log, one->str);
+	g_string_truncate(one, 0);
+	g_string_append(log, "\n== rustfmtcheck\n");
+	g_ptr_array_set_size(targets, 0);
+	g_ptr_array_add(targets, g_strdup("rustfmtcheck"));
+	if (kbuild(ctx, "rust-binder", targets, NULL, one, &status) < 0)
+		goto out;
+	*fmt_failed = status != 0;
+	parse_rustfmt(ctx, one->str, into);
+	g_string_append(log, one->str);
+	ret = 0;
+out:
+	g_string_free(one, TRUE);
+	g_ptr_array_unref(targets);
+	return ret;
+}
+
+/*
+ * rust: the Rust binder built with CLIPPY=1 and rustfmtcheck, on the base
+ * and on the series; the series' new findings only, as for sparse.
+ */
 static void stage_rust(struct check_ctx *ctx, struct stage_result *r)
 {
 	GPtrArray *rs = touched_with_suffix(ctx, ".rs", NULL);
-	GPtrArray *targets = g_ptr_array_new_with_free_func(g_free);
 	GString *log = g_string_new(NULL);
-	int status;
+	struct stage_result before;
+	bool base_build = false, base_fmt = false, build = false, fmt = false;
 
+	stage_result_init(&before, "rust");
 	if (!rs->len) {
 		skip(r, "no Rust file touched");
 		goto out;
 	}
-	if (check_checkout(ctx, ctx->tip) < 0) {
-		fail(r, "cannot check out the series");
+	g_string_append(log, "==== base\n");
+	if (rust_run(ctx, ctx->base, &before, log, &base_build, &base_fmt) < 0) {
+		fail(r, "cannot run the Rust build on the base (see log)");
 		goto out;
 	}
-	g_ptr_array_add(targets, g_strdup("drivers/android/binder/"));
-	g_string_append(log, "== build (CLIPPY=1)\n");
-	if (kbuild(ctx, "rust-binder", targets, "CLIPPY=1", log, &status) < 0) {
-		fail(r, "cannot run the Rust build");
+	if (base_build) {
+		fail(r, "the Rust build fails on the base (see log)");
 		goto out;
 	}
-	if (status) {
+	g_string_append(log, "\n==== series\n");
+	if (rust_run(ctx, ctx->tip, r, log, &build, &fmt) < 0) {
+		fail(r, "cannot run the Rust build (see log)");
+		goto out;
+	}
+	keep_new(r, &before);
+	if (build)
 		finding_add(r, "rust", "drivers/android/binder/", 0, "error",
 			    "the Rust build fails", 0);
+	if (fmt && !base_fmt) {
+		bool any = false;
+
+		for (guint i = 0; i < r->findings->len; i++)
+			any |= !strcmp(((struct finding *)r->findings->pdata[i])->tool,
+				       "rustfmt");
+		if (!any)
+			finding_add(r, "rustfmt", "", 0, "error",
+				    "rustfmtcheck failed", 0);
 	}
-	{
-		/* clippy and rustc diagnostics: "warning: …" then "--> file:line:col" */
-		char **lines = g_strsplit(log->str, "\n", -1);
-		const char *msg = NULL, *sev = NULL;
-
-		for (char **l = lines; *l; l++) {
-			char *t = g_strstrip(g_strdup(*l));
-
-			if (g_str_has_prefix(t, "warning: ") || g_str_has_prefix(t, "error: ")) {
-				sev = t[0] == 'w' ? "warning" : "error";
-				msg = *l + (strstr(*l, ": ") - *l) + 2;
-			} else if (g_str_has_prefix(t, "--> ") && msg) {
-				char *file = g_strdup(t + 4);
-				char *c = strchr(file, ':');
-				int line = c ? atoi(c + 1) : 0;
-
-				if (c)
-					*c = '\0';
-				finding_add(r, "clippy", tree_relative(ctx, file), line,
-					    sev, msg, 0);
-				g_free(file);
-				msg = NULL;
-			}
-			g_free(t);
-		}
-		g_strfreev(lines);
-	}
-	g_string_append(log, "\n== rustfmtcheck\n");
-	{
-		GPtrArray *fmt = g_ptr_array_new_with_free_func(g_free);
-		GString *flog = g_string_new(NULL);
-
-		g_ptr_array_add(fmt, g_strdup("rustfmtcheck"));
-		if (kbuild(ctx, "rust-binder", fmt, NULL, flog, &status) == 0 &&
-		    status) {
-			char **lines = g_strsplit(flog->str, "\n", -1);
-
-			for (char **l = lines; *l; l++) {
-				char *at = strstr(*l, " at line ");
-
-				if (!g_str_has_prefix(*l, "Diff in ") || !at)
-					continue;
-				*at = '\0';
-				{
-					const char *file = tree_relative(ctx, *l + 8);
-
-					finding_add(r, "rustfmt", file, atoi(at + 9),
-						    "error", "not formatted as rustfmt would", 0);
-				}
-			}
-			g_strfreev(lines);
-			if (!r->findings->len)
-				finding_add(r, "rustfmt", "", 0, "error",
-					    "rustfmtcheck failed", 0);
-		}
-		g_string_append(log, flog->str);
-		g_string_free(flog, TRUE);
-		g_ptr_array_unref(fmt);
-	}
-	set_summary(r, "rust-binder: build with CLIPPY=1, rustfmtcheck");
+	set_summary(r, "rust-binder: CLIPPY=1 build and rustfmtcheck, base and series: %u findings before, new ones only",
+		    before.findings->len);
 out:
 	save_log(ctx, r, log->str, log->len);
+	stage_result_release(&before);
 	g_string_free(log, TRUE);
-	g_ptr_array_unref(targets);
 	g_ptr_array_unref(rs);
 }
 
