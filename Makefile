@@ -92,6 +92,15 @@ $(PROGRAM): $(OBJS)
 %.o: %.c
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -Itools -c -o $@ $<
 
+# What check's cached results depend on of kseries itself: its sources,
+# whatever the compiler flags (a sanitized build reuses a plain one's).
+SOURCE_ID_INPUTS = $(sort $(wildcard tools/*.c) \
+	$(filter-out tools/source-id.h,$(wildcard tools/*.h)))
+tools/source-id.h: $(SOURCE_ID_INPUTS)
+	@printf '#define KSERIES_SOURCE_ID "%s"\n' \
+		"$$(cat $(SOURCE_ID_INPUTS) | sha256sum | cut -c1-64)" >$@+ && mv $@+ $@
+tools/cmd-check.o: tools/source-id.h
+
 tools/lib.a: $(LIB_OBJS)
 	$(QUIET_LINK)$(AR) rcs $@ $(LIB_OBJS)
 
@@ -184,7 +193,7 @@ format:
 	clang-format -i tools/*.c tools/*.h tests/unit/*.c
 
 clean:
-	$(RM) $(PROGRAM) tools/*.o tools/*.d tools/lib.a tests/unit/*.o \
+	$(RM) $(PROGRAM) tools/*.o tools/*.d tools/lib.a tools/source-id.h tests/unit/*.o \
 		tests/unit/*.d $(UNIT_TESTS) $(FUZZERS)
 	$(RM) -r tests/fuzz/obj
 
