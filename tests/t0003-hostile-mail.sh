@@ -93,6 +93,24 @@ test_expect_success 'text that only looks like an encoded-word keeps its space' 
 	test_cmp want got
 '
 
+# Found by fuzz-mail: GMime left an encoded-word undecoded after text
+# that only starts like one.
+test_expect_success 'an encoded-word after a false start is decoded' '
+	mkdir -p store/series && cd store &&
+	{
+		echo "From x@y Thu Jan  1 00:00:00 1970" &&
+		echo "From: A U Thor <author@example.invalid>" &&
+		echo "Subject: [PATCH] x: =?U =?iso-8859-1?q?a=E9=3F?= z" &&
+		echo "Message-ID: <false-start@example.invalid>" &&
+		echo &&
+		echo "body"
+	} >falsestart.mbox &&
+	kseries import falsestart falsestart.mbox >/dev/null &&
+	printf "x: =?U a\303\251? z\n" >want &&
+	git config -f series/falsestart/series.conf series.title >got &&
+	test_cmp want got
+'
+
 test_expect_success 'a message with too many header fields is refused, one under the limit read' '
 	mkdir -p store/series && cd store &&
 	python3 - <<-\EOP &&

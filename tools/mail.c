@@ -134,51 +134,74 @@ static bool padded_b_word(const char *w, size_t n)
 }
 
 /*
- * Decodes an unstructured header (the Subject) as GMime does, but a
- * base64 encoded-word that ends in padding is decoded apart from the
- * encoded-word that follows it: GMime 3.2 joins the payloads of adjacent
- * words of one charset before decoding, and the padding in the middle
- * ends the decoding, dropping the rest (its own encoder writes such
- * pairs for long non-ASCII subjects). Adjacent encoded-words are joined
- * without the white space between them (RFC 2047 6.2).
+ * Decodes an unstructured header (the Subject) token by token: GMime 3.2
+ * decodes a whole header wrongly in two ways. It joins the payloads of
+ * adjacent base64 encoded-words of one charset before decoding, so
+ * padding at the end of the first ends the decoding and drops the rest
+ * (its own encoder writes such pairs for long non-ASCII subjects); and
+ * text that only starts like an encoded-word ("=?U") keeps the real
+ * encoded-word after it from being decoded. So runs of whole
+ * encoded-words are decoded together (a character may be split across
+ * words), a run ends after a padded base64 word, and other text is
+ * decoded alone. Adjacent encoded-words are joined without the white
+ * space between them (RFC 2047 6.2); other white space becomes a space.
  */
+static void flush_run(GString *run, GString *out)
+{
+	char *d;
+
+	if (!run->len)
+		return;
+	d = g_mime_utils_header_decode_text(NULL, run->str);
+	g_string_append(out, d);
+	g_free(d);
+	g_string_truncate(run, 0);
+}
+
 static char *decode_text(const char *raw)
 {
 	GString *out = g_string_new(NULL);
-	GString *group = g_string_new(NULL);
+	GString *run = g_string_new(NULL);
 	const char *p = raw ? raw : "";
+	const char *last = NULL;
+	size_t last_n = 0;
+	bool first = true, prev_word = false;
 
-	while (*p) {
-		size_t ws = strspn(p, " \t\r\n");
-		size_t n = strcspn(p + ws, " \t\r\n");
-		const char *w = p + ws;
+	for (;;) {
+		const char *w = p + strspn(p, " \t\r\n");
+		size_t n = strcspn(w, " \t\r\n");
 
 		if (!n)
 			break;
-		if (group->len && encoded_word(w, n)) {
-			const char *last = strrchr(group->str, ' ');
+		if (encoded_word(w, n)) {
+			if (prev_word && padded_b_word(last, last_n))
+				flush_run(run, out);
+			else if (prev_word)
+				g_string_append_c(run, ' ');
+			else if (!first)
+				g_string_append_c(out, ' ');
+			g_string_append_len(run, w, (gssize)n);
+			last = w;
+			last_n = n;
+			prev_word = true;
+		} else {
+			char *t = g_strndup(w, n);
+			char *d;
 
-			last = last ? last + 1 : group->str;
-			if (padded_b_word(last, strlen(last))) {
-				char *d = g_mime_utils_header_decode_text(NULL, group->str);
-
-				g_string_append(out, d);
-				g_free(d);
-				g_string_truncate(group, 0);
-			}
+			flush_run(run, out);
+			if (!first)
+				g_string_append_c(out, ' ');
+			d = g_mime_utils_header_decode_text(NULL, t);
+			g_string_append(out, d);
+			g_free(d);
+			g_free(t);
+			prev_word = false;
 		}
-		if (group->len)
-			g_string_append_c(group, ' ');
-		g_string_append_len(group, w, (gssize)n);
+		first = false;
 		p = w + n;
 	}
-	if (group->len) {
-		char *d = g_mime_utils_header_decode_text(NULL, group->str);
-
-		g_string_append(out, d);
-		g_free(d);
-	}
-	g_string_free(group, TRUE);
+	flush_run(run, out);
+	g_string_free(run, TRUE);
 	return g_string_free(out, FALSE);
 }
 
