@@ -100,7 +100,8 @@ test_expect_success TREE,WORKBENCH 'a Rust change rustfmt would rewrite fails th
 	test_expect_code 1 kseries check t3100-rustfmt --stage rust --json >json &&
 	finding json >f &&
 	cat f &&
-	grep "drivers/android/binder/error.rs:[0-9]*: not formatted as rustfmt would" f
+	grep "drivers/android/binder/error.rs:[0-9]*: not formatted as rustfmt would" f &&
+	test_line_count = 1 f
 '
 
 test_done

@@ -1019,8 +1019,18 @@ static void parse_rustfmt(struct check_ctx *ctx, const char *text,
 		} else {
 			continue;
 		}
-		finding_add(into, "rustfmt", tree_relative(ctx, file), (int)line,
-			    "error", "not formatted as rustfmt would", 0);
+		file = (char *)tree_relative(ctx, file);
+		/* a module file is reported again under its crate root */
+		for (guint i = 0; i < into->findings->len && file; i++) {
+			const struct finding *f = into->findings->pdata[i];
+
+			if (!strcmp(f->tool, "rustfmt") && f->line == line &&
+			    !strcmp(f->file, file))
+				file = NULL;
+		}
+		if (file)
+			finding_add(into, "rustfmt", file, (int)line, "error",
+				    "not formatted as rustfmt would", 0);
 	}
 	g_strfreev(lines);
 }
