@@ -1282,7 +1282,7 @@ static void run_stage_script(struct check_ctx *ctx, struct stage_result *r,
 {
 	char *bdir = g_strdup_printf("KSERIES_BASE=%s", ctx->base);
 	char *tdir = g_strdup_printf("KSERIES_TIP=%s", ctx->tip);
-	char *wt = g_strdup_printf("KSERIES_WORKTREE=%s", ctx->wt);
+	char *wt = g_strdup_printf("KSERIES_TREE=%s", ctx->tree);
 	char *ld = g_strdup_printf("KSERIES_LOGDIR=%s", ctx->logdir);
 	char *sd = g_strdup_printf("KSERIES_SERIES_DIR=%s", ctx->s->dir);
 	char *vv = g_strdup_printf("KSERIES_VERSION=%d", ctx->version);
@@ -1365,10 +1365,12 @@ static void stage_script(struct check_ctx *ctx, struct stage_result *r)
 		skip(r, why);
 		g_free(why);
 	} else {
-		if (check_checkout(ctx, ctx->tip) < 0)
-			fail(r, "cannot check out the series");
-		else
-			run_stage_script(ctx, r, path, arg);
+		/*
+		 * No checkout: a script builds base and series kernels in one
+		 * run, so it keeps its own worktree (and build directory) and
+		 * does not hold the check's worktree through minutes of VM.
+		 */
+		run_stage_script(ctx, r, path, arg);
 	}
 	g_free(path);
 	g_free(sdir);
