@@ -110,6 +110,13 @@ test_expect_success TREE 'an unchanged version is served from the cache' '
 	grep "^good2  *v1 .*checkpatch:pass" st
 '
 
+test_expect_success TREE 'a failing series does not make the next one fail' '
+	cd store &&
+	test_expect_code 1 kseries check cp good --stage checkpatch >out &&
+	grep "^fail " "$HOME/.cache/kseries/results/cp/v1/summary" &&
+	grep "^pass " "$HOME/.cache/kseries/results/good/v1/summary"
+'
+
 test_expect_success TREE 'KCIDB output names the checkout and the stages' '
 	cd store &&
 	kseries check good --stage format --stage checkpatch --kcidb k.json >/dev/null &&

@@ -285,9 +285,10 @@ static void touched_files(struct check_ctx *ctx)
 }
 
 static json_t *check_version(struct series *s, int version,
-			     const struct opts *o, int *failed)
+			     const struct opts *o, int *any_failed)
 {
 	struct check_ctx ctx = { 0 };
+	int this_failed = 0, *failed = &this_failed;	/* this version's */
 	struct applied a;
 	json_t *stages = json_array();
 	const char *base = series_get(s, "series.base");
@@ -407,7 +408,7 @@ out:
 		char *path = g_strdup_printf("%s/summary", ctx.logdir);
 		GDateTime *dt = g_date_time_new_now_utc();
 		char *when = g_date_time_format(dt, "%Y-%m-%d %H:%M");
-		char *line = g_strdup_printf("%s %s\n", *failed ? "fail" : "pass",
+		char *line = g_strdup_printf("%s %s\n", this_failed ? "fail" : "pass",
 					     when);
 
 		write_file_atomic(path, line, strlen(line));
@@ -422,6 +423,7 @@ out:
 				      "tip", ctx.tip, "stages", stages);
 
 		check_release_worktree(&ctx);
+		*any_failed |= this_failed;
 		applied_release(&a);
 		g_free((char *)ctx.cocci_dir);
 		g_ptr_array_unref(ctx.files);
