@@ -22,9 +22,10 @@
 #	vs_hres LABEL		yes|no: LABEL's boot had high resolution timers
 #	vs_median		the median of the numbers on stdin, one a line
 #
-# kseries check runs one check at a time (it locks its own worktree), so
-# a stage's worktree is never switched under another run of the same
-# stage; kernel builds queue on build.lock (kernel/vm-build).
+# vs_kernel holds $VS_WT.lock (flock) while it checks out and builds, so
+# two runs of a stage never switch the worktree under each other's build
+# (kseries check does not lend a stage its own worktree); kernel builds
+# queue on build.lock (kernel/vm-build).
 set -euo pipefail
 VS_KERNEL=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VS_SRC=$(cd "$VS_KERNEL/.." && pwd)
