@@ -226,6 +226,15 @@ static char *script(struct check_ctx *ctx, const char *dir, const char *name)
 	return p;
 }
 
+static bool has_script(struct check_ctx *ctx, const char *dir, const char *name)
+{
+	char *p = script(ctx, dir, name);
+	bool found = p != NULL;
+
+	g_free(p);
+	return found;
+}
+
 /*
  * One stage at a time in a worktree: a stage checks out the base and the
  * series in turn, and a build must not see them change under it. The
@@ -708,7 +717,7 @@ static void stage_build(struct check_ctx *ctx, struct stage_result *r)
 		skip(r, "the series touches no kernel object this workbench builds");
 		goto out;
 	}
-	if (!script(ctx, ctx->kernel_dir, "kbuild")) {
+	if (!has_script(ctx, ctx->kernel_dir, "kbuild")) {
 		fail(r, "kernel/kbuild is missing");
 		goto out;
 	}
@@ -832,7 +841,7 @@ static void stage_sparse(struct check_ctx *ctx, struct stage_result *r)
 		skip(r, "no C object touched");
 		goto out;
 	}
-	if (!script(ctx, ctx->kernel_dir, "sparse-check")) {
+	if (!has_script(ctx, ctx->kernel_dir, "sparse-check")) {
 		fail(r, "kernel/sparse-check is missing");
 		goto out;
 	}
@@ -1151,7 +1160,7 @@ static void stage_kunit(struct check_ctx *ctx, struct stage_result *r)
 		skip(r, "no KUnit suite covers the touched paths");
 		goto out;
 	}
-	if (!script(ctx, ctx->kernel_dir, "kunit-run")) {
+	if (!has_script(ctx, ctx->kernel_dir, "kunit-run")) {
 		fail(r, "kernel/kunit-run is missing");
 		goto out;
 	}
