@@ -179,9 +179,11 @@ fuzz-replay: $(FUZZERS)
 		n=$${f##*/}; n=$${n#fuzz-}; r=tests/fuzz/regress-$$n; \
 		extra=; case $$n in mail|review) extra="$$(echo tests/t0003/crash-*.mbox)";; esac; \
 		echo "== fuzz-$$n: replay $$(ls $$r | wc -l) inputs$${extra:+ and the crash fixtures}"; \
-		$$f -runs=0 -rss_limit_mb=2048 -timeout=60 $$r \
+		$$f -runs=0 -rss_limit_mb=2048 -timeout=60 \
+			-artifact_prefix=tests/fuzz/crash-$$n- $$r \
 			>$$tmp/$$n.log 2>&1 || { tail -n 40 $$tmp/$$n.log; exit 1; }; \
-		test -z "$$extra" || $$f -rss_limit_mb=2048 -timeout=60 $$extra \
+		test -z "$$extra" || $$f -rss_limit_mb=2048 -timeout=60 \
+			-artifact_prefix=tests/fuzz/crash-$$n- $$extra \
 			>$$tmp/$$n.log 2>&1 || { tail -n 40 $$tmp/$$n.log; exit 1; }; \
 		echo "== fuzz-$$n: $(FUZZ_REPLAY_SECONDS) s"; \
 		mkdir -p $$tmp/c-$$n; \
