@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-test_description='check: seeded defects fail the kernel stages (sparse, build midway, rustfmt)'
+test_description='check: seeded defects fail the kernel stages (sparse, build midway, KUnit build midway, rustfmt)'
 . "$(dirname "$0")/lib.sh"
 
 # These run real kernel builds through kernel/kbuild in the workbench
@@ -86,6 +86,30 @@ test_expect_success TREE,WORKBENCH 'a patch that breaks the build midway fails t
 	grep "^2 0002-b.patch:0: c-binder: the build fails after this patch" f &&
 	! grep -v "^2 " f &&
 	grep -c "^== c-binder" "$KSERIES_CACHE/results/t3100-build/v1/build.log" >n &&
+	echo 3 >want && test_cmp want n
+'
+
+test_expect_success TREE,WORKBENCH 'a KUnit test that stops building midway fails the build stage at that patch' '
+	# the tests/ sources build only in the KUnit kernel: 1/3 makes the
+	# suite build at all (binder-alloc-spinlock v2 1/5), 2/3 breaks the
+	# test, 3/3 mends it
+	mkseries t3100-kunit &&
+	cp "$SRC_DIR"/series/binder-alloc-spinlock/v2/0001-*.patch \
+		store/series/t3100-kunit/v1/0001-a.patch &&
+	base drivers/android/tests/binder_alloc_kunit.c >k1.c &&
+	sed "/^static void binder_alloc_test_init_freelist(/,/^}/ s|^\tstruct binder_alloc_test \*priv = test->priv;|&\n\n\tkseries_t3100_undefined();|" k1.c >k2.c &&
+	! cmp -s k1.c k2.c &&
+	cp k1.c k3.c &&
+	mkpatch store/series/t3100-kunit/v1/0002-b.patch "[PATCH 2/3] binder: b" drivers/android/tests/binder_alloc_kunit.c k1.c k2.c &&
+	mkpatch store/series/t3100-kunit/v1/0003-c.patch "[PATCH 3/3] binder: c" drivers/android/tests/binder_alloc_kunit.c k2.c k3.c &&
+	cd store &&
+	test_expect_code 1 kseries check t3100-kunit --stage build --json >json &&
+	finding json >f &&
+	cat f &&
+	grep "^2 drivers/android/tests/binder_alloc_kunit.c:[0-9]*: .*kseries_t3100_undefined" f &&
+	grep "^2 0002-b.patch:0: kunit-binder: the build fails after this patch" f &&
+	! grep -v "^2 " f &&
+	grep -c "^== kunit-binder" "$KSERIES_CACHE/results/t3100-kunit/v1/build.log" >n &&
 	echo 3 >want && test_cmp want n
 '
 

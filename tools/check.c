@@ -246,7 +246,7 @@ static int lock_worktree(struct check_ctx *ctx)
 {
 	char *lockpath, *parent;
 
-	if (ctx->wt_lock > 0)
+	if (ctx->wt_lock >= 0)
 		return 0;
 	lockpath = g_strdup_printf("%s.lock", ctx->wt);
 	parent = g_path_get_dirname(ctx->wt);
@@ -271,7 +271,7 @@ static int lock_worktree(struct check_ctx *ctx)
 
 void check_release_worktree(struct check_ctx *ctx)
 {
-	if (ctx->wt_lock > 0)
+	if (ctx->wt_lock >= 0)
 		close(ctx->wt_lock);
 	ctx->wt_lock = -1;
 }
@@ -309,7 +309,6 @@ int check_checkout(struct check_ctx *ctx, const char *rev)
 	}
 }
 
-/* Parses "path:line[:col]: severity: message" lines into findings. */
 /*
  * path relative to the tree: builds see the sources at the worktree's own
  * path (kernel/kbuild binds it there), so their diagnostics name files
@@ -324,17 +323,20 @@ static const char *tree_relative(const struct check_ctx *ctx, const char *path)
 	return path;
 }
 
-static int parse_compiler_lines(struct stage_result *r, const char *tool,
-				const char *text, const char *strip_prefix,
-				GHashTable *only_files)
+/*
+ * Parses "path:line[:col]: severity: message" lines into findings, the
+ * paths made relative to the tree.
+ */
+static int parse_compiler_lines(const struct check_ctx *ctx,
+				struct stage_result *r, const char *tool,
+				const char *text)
 {
 	char **lines = g_strsplit(text, "\n", -1);
 	int n = 0;
 
 	for (char **l = lines; *l; l++) {
 		char *p = *l, *colon, *end;
-		char *file, *msg;
-		const char *sev = NULL;
+		const char *file, *msg, *sev = NULL;
 		long line;
 
 		colon = strchr(p, ':');
@@ -343,13 +345,8 @@ static int parse_compiler_lines(struct stage_result *r, const char *tool,
 		line = strtol(colon + 1, &end, 10);
 		if (end == colon + 1 || *end != ':')
 			continue;
-		file = g_strndup(p, (size_t)(colon - p));
-		if (strip_prefix && g_str_has_prefix(file, strip_prefix)) {
-			char *f = g_strdup(file + strlen(strip_prefix));
-
-			g_free(file);
-			file = f;
-		}
+		*colon = '\0';
+		file = tree_relative(ctx, p);
 		p = end + 1;
 		/* an optional column */
 		strtol(p, &end, 10);
@@ -367,13 +364,8 @@ static int parse_compiler_lines(struct stage_result *r, const char *tool,
 		} else {
 			sev = "warning";
 		}
-		if (only_files && !g_hash_table_contains(only_files, file)) {
-			g_free(file);
-			continue;
-		}
 		finding_add(r, tool, file, (int)line, sev, msg, 0);
 		n++;
-		g_free(file);
 	}
 	g_strfreev(lines);
 	return n;
@@ -594,7 +586,36 @@ static void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r)
 	g_free(cp);
 }
 
-/* ---- builds through kernel/kbuild ---- */
+/* ---- builds through kernel/kbuild, and KUnit kernels ---- */
+
+/*
+ * Touched path prefix -> the kunitconfig (kernel/NAME.kunitconfig) whose
+ * suites cover it: the kunit stage runs them at the tip.
+ */
+static const struct {
+	const char *prefix;
+	const char *name;
+	bool only_kunit;	/* no other config compiles these paths */
+} kunit_map[] = {
+	{ "drivers/android/binder_alloc", "kunit-binder", false },
+	{ "drivers/android/tests/", "kunit-binder", true },
+};
+
+/*
+ * The kunitconfig covering the touched paths, or NULL; with only_kunit,
+ * only one covering paths that no kbuild config compiles.
+ */
+static const char *kunit_config_for(const struct check_ctx *ctx,
+				    bool only_kunit)
+{
+	for (guint i = 0; i < ctx->touched->len; i++)
+		for (size_t k = 0; k < G_N_ELEMENTS(kunit_map); k++)
+			if ((!only_kunit || kunit_map[k].only_kunit) &&
+			    g_str_has_prefix(ctx->touched->pdata[i],
+					     kunit_map[k].prefix))
+				return kunit_map[k].name;
+	return NULL;
+}
 
 static GPtrArray *build_targets(struct check_ctx *ctx, const char *config)
 {
@@ -633,25 +654,34 @@ static GPtrArray *build_targets(struct check_ctx *ctx, const char *config)
 	return t;
 }
 
-static GPtrArray *configs_for(struct check_ctx *ctx)
+/*
+ * The builds every patch gets: kernel/kbuild configs for the objects the
+ * series touches, and the KUnit kernel when the series touches code that
+ * only a KUnit config compiles (a test's sources).
+ */
+struct build_config {
+	const char *name;	/* kernel/NAME.config or NAME.kunitconfig */
+	bool kunit;		/* through kernel/kunit-run --build-only */
+};
+
+static GArray *configs_for(struct check_ctx *ctx)
 {
-	GPtrArray *c = g_ptr_array_new();
+	GArray *c = g_array_new(FALSE, TRUE, sizeof(struct build_config));
+	GPtrArray *t = build_targets(ctx, "c-binder");
+	const char *kunit = kunit_config_for(ctx, true);
 
+	if (t->len)
+		g_array_append_val(c, ((struct build_config){ "c-binder", false }));
+	g_ptr_array_unref(t);
 	for (guint i = 0; i < ctx->touched->len; i++) {
-		const char *p = ctx->touched->pdata[i];
-
-		if (g_str_has_prefix(p, "drivers/android/binder/")) {
-			if (!c->len || strcmp(c->pdata[c->len - 1], "rust-binder"))
-				g_ptr_array_add(c, (char *)"rust-binder");
+		if (g_str_has_prefix(ctx->touched->pdata[i],
+				     "drivers/android/binder/")) {
+			g_array_append_val(c, ((struct build_config){ "rust-binder", false }));
+			break;
 		}
 	}
-	{
-		GPtrArray *t = build_targets(ctx, "c-binder");
-
-		if (t->len)
-			g_ptr_array_insert(c, 0, (char *)"c-binder");
-		g_ptr_array_unref(t);
-	}
+	if (kunit)
+		g_array_append_val(c, ((struct build_config){ kunit, true }));
 	return c;
 }
 
@@ -707,77 +737,115 @@ static int kbuild(struct check_ctx *ctx, const char *config, GPtrArray *targets,
 	return 0;
 }
 
+/* Builds the KUnit kernel of kernel/NAME.kunitconfig at the checkout. */
+static int kunit_build(struct check_ctx *ctx, const char *name, GString *log,
+		       int *status)
+{
+	char *kr = g_build_filename(ctx->kernel_dir, "kunit-run", NULL);
+	char *file = g_strconcat(name, ".kunitconfig", NULL);
+	char *kc = g_build_filename(ctx->kernel_dir, file, NULL);
+	const char *argv[] = { kr, "--build-only", kc, ctx->wt, NULL };
+	struct run_opts o = { .capture_out = true, .merge_err = true,
+			      .timeout = 3 * 3600 };
+	struct run_result res;
+	int ret = run_argv(argv, &o, &res);
+
+	if (ret == 0) {
+		g_string_append(log, res.out->str);
+		*status = res.status;
+		run_result_release(&res);
+	}
+	g_free(kr);
+	g_free(file);
+	g_free(kc);
+	return ret < 0 ? -1 : 0;
+}
+
+/* A failed build's compiler errors, and the patch it failed at. */
+static void build_failed(struct check_ctx *ctx, struct stage_result *r,
+			 const char *config, const char *output,
+			 const char *patch, int n)
+{
+	struct stage_result tmp;
+	char *msg;
+
+	stage_result_init(&tmp, "build");
+	parse_compiler_lines(ctx, &tmp, "build", output);
+	for (guint k = 0; k < tmp.findings->len; k++) {
+		struct finding *f = tmp.findings->pdata[k];
+
+		if (!strcmp(f->severity, "error"))
+			finding_add(r, "build", f->file, f->line, "error",
+				    f->message, n);
+	}
+	stage_result_release(&tmp);
+	msg = g_strdup_printf("%s: the build fails after this patch", config);
+	finding_add(r, "build", patch, 0, "error", msg, n);
+	g_free(msg);
+}
+
 static void stage_build(struct check_ctx *ctx, struct stage_result *r)
 {
-	GPtrArray *configs = configs_for(ctx);
-	GString *log = g_string_new(NULL);
-	unsigned builds = 0;
+	GArray *configs = configs_for(ctx);
+	GString *log = g_string_new(NULL), *names = g_string_new(NULL);
+	unsigned builds = 0, failed = 0;
 
 	if (!configs->len) {
 		skip(r, "the series touches no kernel object this workbench builds");
 		goto out;
 	}
-	if (!has_script(ctx, ctx->kernel_dir, "kbuild")) {
-		fail(r, "kernel/kbuild is missing");
+	if (!has_script(ctx, ctx->kernel_dir, "kbuild") ||
+	    !has_script(ctx, ctx->kernel_dir, "kunit-run")) {
+		fail(r, "kernel/kbuild or kernel/kunit-run is missing");
 		goto out;
 	}
-	for (guint c = 0; c < configs->len; c++) {
-		const char *config = configs->pdata[c];
-		GPtrArray *targets = build_targets(ctx, config);
+	for (guint c = 0; c < configs->len && r->status != ST_FAIL; c++) {
+		const struct build_config *bc =
+			&g_array_index(configs, struct build_config, c);
+		GPtrArray *targets = bc->kunit ? NULL : build_targets(ctx, bc->name);
 
+		g_string_append_printf(names, "%s%s", c ? ", " : "", bc->name);
 		for (guint i = 0; i < ctx->commits->len; i++) {
 			int status = 0;
 			GString *one = g_string_new(NULL);
 			char *base = g_path_get_basename(ctx->files->pdata[i]);
+			int ran = check_checkout(ctx, ctx->commits->pdata[i]);
 
-			if (check_checkout(ctx, ctx->commits->pdata[i]) < 0 ||
-			    kbuild(ctx, config, targets, NULL, one, &status) < 0) {
-				fail(r, "cannot run the build");
+			if (ran == 0)
+				ran = bc->kunit ?
+				      kunit_build(ctx, bc->name, one, &status) :
+				      kbuild(ctx, bc->name, targets, NULL, one, &status);
+			if (ran < 0) {
+				fail(r, "cannot run the %s build at %s", bc->name, base);
 				g_string_free(one, TRUE);
 				g_free(base);
 				break;
 			}
 			builds++;
-			g_string_append_printf(log, "== %s %s (exit %d)\n%s", config,
+			g_string_append_printf(log, "== %s %s (exit %d)\n%s", bc->name,
 					       base, status, one->str);
 			if (status) {
-				struct stage_result tmp;
-
-				stage_result_init(&tmp, "build");
-				char *wt = g_strconcat(ctx->wt, "/", NULL);
-
-				parse_compiler_lines(&tmp, "build", one->str,
-						     wt, NULL);
-				g_free(wt);
-				for (guint k = 0; k < tmp.findings->len; k++) {
-					struct finding *f = tmp.findings->pdata[k];
-
-					if (!strcmp(f->severity, "error"))
-						finding_add(r, "build", f->file, f->line,
-							    "error", f->message, (int)i + 1);
-				}
-				stage_result_release(&tmp);
-				{
-					char *msg = g_strdup_printf("%s: the build fails after this patch",
-								    config);
-
-					finding_add(r, "build", base, 0, "error", msg,
-						    (int)i + 1);
-					g_free(msg);
-				}
+				failed++;
+				build_failed(ctx, r, bc->name, one->str, base, (int)i + 1);
 			}
 			g_string_free(one, TRUE);
 			g_free(base);
 		}
-		g_ptr_array_unref(targets);
+		if (targets)
+			g_ptr_array_unref(targets);
 	}
-	if (r->status != ST_FAIL)
-		set_summary(r, "%u builds (%u configs, every patch)", builds,
-			    configs->len);
+	if (r->status == ST_FAIL)
+		;	/* fail() said why */
+	else if (failed)
+		set_summary(r, "%u of %u builds fail (%s; every patch)", failed,
+			    builds, names->str);
+	else
+		set_summary(r, "%u builds (%s; every patch)", builds, names->str);
 out:
 	save_log(ctx, r, log->str, log->len);
 	g_string_free(log, TRUE);
-	g_ptr_array_unref(configs);
+	g_string_free(names, TRUE);
+	g_array_unref(configs);
 }
 
 /* ---- sparse: new warnings only, through kernel/sparse-check ---- */
@@ -817,7 +885,7 @@ static int sparse_run(struct check_ctx *ctx, GPtrArray *targets,
 		g_string_append_printf(log, "(exit %d)\n%s%s", res.status,
 				       res.out->str, res.err->str);
 		if (status == 0 || status == 1)
-			parse_compiler_lines(into, "sparse", res.out->str, NULL, NULL);
+			parse_compiler_lines(ctx, into, "sparse", res.out->str);
 		run_result_release(&res);
 	}
 	g_ptr_array_unref(argv);
@@ -911,7 +979,7 @@ static int run_cocci(struct check_ctx *ctx, GPtrArray *cfiles,
 	if (res.status > 1)
 		ret = -1;
 	else
-		parse_compiler_lines(r, "cocci", res.out->str, NULL, NULL);
+		parse_compiler_lines(ctx, r, "cocci", res.out->str);
 	run_result_release(&res);
 	g_ptr_array_unref(argv);
 	return ret;
@@ -1137,27 +1205,42 @@ out:
 
 /* ---- kunit: the suites that cover the touched paths, under UML ---- */
 
-/* Touched path prefix → the kunitconfig (kernel/) whose suites cover it. */
-static const struct {
-	const char *prefix;
-	const char *kunitconfig;
-} kunit_map[] = {
-	{ "drivers/android/binder_alloc", "kunit-binder.kunitconfig" },
-	{ "drivers/android/tests/", "kunit-binder.kunitconfig" },
-};
+/*
+ * How many times the suites run: KSERIES_KUNIT_RUNS, else the version's
+ * "version.N.kunit" (a series that must show a race gone asks for many
+ * runs in a row), else once. NULL when the setting is not a count.
+ */
+const char *check_kunit_runs(const struct check_ctx *ctx)
+{
+	const char *runs = getenv("KSERIES_KUNIT_RUNS");
+	char key[64];
+
+	if (!runs || !*runs) {
+		snprintf(key, sizeof(key), "version.%d.kunit", ctx->version);
+		runs = series_get(ctx->s, key);
+	}
+	if (!runs || !*runs)
+		return "1";
+	if (strspn(runs, "0123456789") != strlen(runs) || strlen(runs) > 4 ||
+	    atoi(runs) < 1)
+		return NULL;
+	return runs;
+}
 
 static void stage_kunit(struct check_ctx *ctx, struct stage_result *r)
 {
-	const char *cfg = NULL;
+	const char *name = kunit_config_for(ctx, false);
+	const char *runs = check_kunit_runs(ctx);
+	char *cfg = name ? g_strconcat(name, ".kunitconfig", NULL) : NULL;
 	GString *log = g_string_new(NULL);
 
-	for (guint i = 0; i < ctx->touched->len && !cfg; i++)
-		for (size_t k = 0; k < G_N_ELEMENTS(kunit_map); k++)
-			if (g_str_has_prefix(ctx->touched->pdata[i],
-					     kunit_map[k].prefix))
-				cfg = kunit_map[k].kunitconfig;
 	if (!cfg) {
 		skip(r, "no KUnit suite covers the touched paths");
+		goto out;
+	}
+	if (!runs) {
+		fail(r, "the KUnit run count (KSERIES_KUNIT_RUNS or version.%d.kunit) is not a number from 1 to 9999",
+		     ctx->version);
 		goto out;
 	}
 	if (!has_script(ctx, ctx->kernel_dir, "kunit-run")) {
@@ -1171,9 +1254,7 @@ static void stage_kunit(struct check_ctx *ctx, struct stage_result *r)
 	{
 		char *kr = g_build_filename(ctx->kernel_dir, "kunit-run", NULL);
 		char *kc = g_build_filename(ctx->kernel_dir, cfg, NULL);
-		const char *runs = getenv("KSERIES_KUNIT_RUNS");
-		const char *argv[] = { kr, "--runs", runs ? runs : "1", kc, ctx->wt,
-				       NULL };
+		const char *argv[] = { kr, "--runs", runs, kc, ctx->wt, NULL };
 		struct run_opts o = { .capture_out = true, .capture_err = true,
 				      .timeout = 3 * 3600 };
 		struct run_result res;
@@ -1201,8 +1282,7 @@ static void stage_kunit(struct check_ctx *ctx, struct stage_result *r)
 
 					if (end)
 						*end = '\0';
-					finding_add(r, "kunit", cfg, 0, "error",
-						    colon + 2, 0);
+					finding_add(r, "kunit", cfg, 0, "error", *l, 0);
 				}
 			}
 			g_strfreev(lines);
@@ -1221,6 +1301,7 @@ static void stage_kunit(struct check_ctx *ctx, struct stage_result *r)
 out:
 	save_log(ctx, r, log->str, log->len);
 	g_string_free(log, TRUE);
+	g_free(cfg);
 }
 
 /* ---- model: the series' protocol model, checked exhaustively ---- */
@@ -1319,7 +1400,7 @@ static void run_stage_script(struct check_ctx *ctx, struct stage_result *r,
 		skip(r, n ? lines[n - 1] : "not applicable");
 		g_strfreev(lines);
 	} else {
-		parse_compiler_lines(r, r->name, res.out->str, NULL, NULL);
+		parse_compiler_lines(ctx, r, r->name, res.out->str);
 		if (res.status == 1 && !r->findings->len) {
 			char **lines = g_strsplit(g_strchomp(res.err->str), "\n", -1);
 			guint n = g_strv_length(lines);

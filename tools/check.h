@@ -67,6 +67,12 @@ extern const char *const check_stage_names[];
 void check_run_stage(struct check_ctx *ctx, const char *name,
 		     struct stage_result *res);
 
+/*
+ * The kunit stage's run count: KSERIES_KUNIT_RUNS, else the version's
+ * "version.N.kunit", else "1"; NULL when it is not a count (1-9999).
+ */
+const char *check_kunit_runs(const struct check_ctx *ctx);
+
 void stage_result_init(struct stage_result *r, const char *name);
 void stage_result_release(struct stage_result *r);
 void finding_add(struct stage_result *r, const char *tool, const char *file,

@@ -109,6 +109,8 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 	snprintf(key, sizeof(key), "version.%d.%s", ctx->version, stage);
 	if (series_get(ctx->s, key))
 		g_checksum_update(sum, (const guchar *)series_get(ctx->s, key), -1);
+	if (!strcmp(stage, "kunit") && check_kunit_runs(ctx))
+		g_checksum_update(sum, (const guchar *)check_kunit_runs(ctx), -1);
 	if (!strcmp(stage, "model")) {
 		char *m = g_build_filename(ctx->s->dir, "model", NULL);
 
@@ -288,7 +290,7 @@ static json_t *check_version(struct series *s, int version,
 			     const struct opts *o, int *any_failed)
 {
 	struct check_ctx ctx = { 0 };
-	int this_failed = 0, *failed = &this_failed;	/* this version's */
+	int failed = 0;		/* this version's */
 	struct applied a;
 	json_t *stages = json_array();
 	const char *base = series_get(s, "series.base");
@@ -356,7 +358,7 @@ static json_t *check_version(struct series *s, int version,
 			json_array_append_new(stages, stage_result_to_json(&r));
 		}
 		if (r.status == ST_FAIL)
-			*failed = 1;
+			failed = 1;
 		if (r.status == ST_FAIL || r.status == ST_SKIP) {
 			stage_result_release(&r);
 			goto out;
@@ -395,7 +397,7 @@ static json_t *check_version(struct series *s, int version,
 			store_result(&ctx, key, &r);
 		}
 		if (r.status == ST_FAIL)
-			*failed = 1;
+			failed = 1;
 		if (!o->json)
 			print_result(&ctx, &r);
 		json_array_append_new(stages, stage_result_to_json(&r));
@@ -408,7 +410,7 @@ out:
 		char *path = g_strdup_printf("%s/summary", ctx.logdir);
 		GDateTime *dt = g_date_time_new_now_utc();
 		char *when = g_date_time_format(dt, "%Y-%m-%d %H:%M");
-		char *line = g_strdup_printf("%s %s\n", this_failed ? "fail" : "pass",
+		char *line = g_strdup_printf("%s %s\n", failed ? "fail" : "pass",
 					     when);
 
 		write_file_atomic(path, line, strlen(line));
@@ -423,7 +425,7 @@ out:
 				      "tip", ctx.tip, "stages", stages);
 
 		check_release_worktree(&ctx);
-		*any_failed |= this_failed;
+		*any_failed |= failed;
 		applied_release(&a);
 		g_free((char *)ctx.cocci_dir);
 		g_ptr_array_unref(ctx.files);
