@@ -111,6 +111,14 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 		g_checksum_update(sum, (const guchar *)series_get(ctx->s, key), -1);
 	if (!strcmp(stage, "kunit") && check_kunit_runs(ctx))
 		g_checksum_update(sum, (const guchar *)check_kunit_runs(ctx), -1);
+	if (!strcmp(stage, "vm") || !strcmp(stage, "perf")) {
+		/* the test programs the stage scripts build into their VMs */
+		char *t = g_build_filename(ctx->kernel_dir, "..", "tests", "kernel",
+					   NULL);
+
+		hash_tree(sum, t);
+		g_free(t);
+	}
 	if (!strcmp(stage, "model")) {
 		char *m = g_build_filename(ctx->s->dir, "model", NULL);
 
