@@ -194,8 +194,12 @@ fuzz-replay: $(FUZZERS)
 		grep -E "^stat::(number_of_executed_units|peak_rss_mb)" $$tmp/$$n.log; \
 	done
 
+# The kernel's way: the code is formatted by hand in the kernel's style,
+# and clang-format (.clang-format) formats the lines changed since
+# FORMAT_BASE, not whole files.
+FORMAT_BASE ?= HEAD
 format:
-	clang-format -i tools/*.c tools/*.h tests/unit/*.c
+	git clang-format --extensions c,h $(FORMAT_BASE) -- tools tests/unit tests/fuzz
 
 clean:
 	$(RM) $(PROGRAM) tools/*.o tools/*.d tools/lib.a tools/source-id.h tests/unit/*.o \

@@ -668,20 +668,23 @@ static GArray *configs_for(struct check_ctx *ctx)
 {
 	GArray *c = g_array_new(FALSE, TRUE, sizeof(struct build_config));
 	GPtrArray *t = build_targets(ctx, "c-binder");
-	const char *kunit = kunit_config_for(ctx, true);
+	struct build_config bc = { .name = kunit_config_for(ctx, true),
+				   .kunit = true };
+	static const struct build_config cb = { "c-binder", false },
+					 rb = { "rust-binder", false };
 
 	if (t->len)
-		g_array_append_val(c, ((struct build_config){ "c-binder", false }));
+		g_array_append_val(c, cb);
 	g_ptr_array_unref(t);
 	for (guint i = 0; i < ctx->touched->len; i++) {
 		if (g_str_has_prefix(ctx->touched->pdata[i],
 				     "drivers/android/binder/")) {
-			g_array_append_val(c, ((struct build_config){ "rust-binder", false }));
+			g_array_append_val(c, rb);
 			break;
 		}
 	}
-	if (kunit)
-		g_array_append_val(c, ((struct build_config){ kunit, true }));
+	if (bc.name)
+		g_array_append_val(c, bc);
 	return c;
 }
 
@@ -802,7 +805,8 @@ static void stage_build(struct check_ctx *ctx, struct stage_result *r)
 	for (guint c = 0; c < configs->len && r->status != ST_FAIL; c++) {
 		const struct build_config *bc =
 			&g_array_index(configs, struct build_config, c);
-		GPtrArray *targets = bc->kunit ? NULL : build_targets(ctx, bc->name);
+		GPtrArray *targets =
+			bc->kunit ? NULL : build_targets(ctx, bc->name);
 
 		g_string_append_printf(names, "%s%s", c ? ", " : "", bc->name);
 		for (guint i = 0; i < ctx->commits->len; i++) {
