@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -138,12 +139,66 @@ static int fsync_dir_of(const char *path)
 	return ret;
 }
 
+/*
+ * A write killed between mkstemp and rename (SIGKILL, power loss) leaves
+ * its NAME.tmp.XXXXXX behind. A live one exists for the time of a write
+ * and an fsync, so one older than this is litter.
+ */
+#define STALE_TMP_SECONDS (10 * 60)
+
+static bool is_tmp_name(const char *name)
+{
+	const char *t = g_strrstr(name, ".tmp.");
+
+	if (!t || t == name || strlen(t + 5) != 6)
+		return false;
+	for (t += 5; *t; t++)
+		if (!g_ascii_isalnum(*t))
+			return false;
+	return true;
+}
+
+/*
+ * Removes the litter of killed writes in path's directory, once per
+ * directory and process.
+ */
+static void sweep_stale_tmp(const char *path)
+{
+	static GHashTable *swept;
+	char *dir = g_path_get_dirname(path);
+	time_t now = time(NULL);
+	struct dirent *de;
+	DIR *d;
+
+	if (!swept)
+		swept = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      NULL);
+	if (g_hash_table_contains(swept, dir)) {
+		g_free(dir);
+		return;
+	}
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		struct stat st;
+
+		if (!is_tmp_name(de->d_name) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode) || now - st.st_mtime < STALE_TMP_SECONDS)
+			continue;
+		unlinkat(dirfd(d), de->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	g_hash_table_add(swept, dir);
+}
+
 int write_file_atomic(const char *path, const char *buf, size_t len)
 {
 	char *tmp = g_strdup_printf("%s.tmp.XXXXXX", path);
 	size_t done = 0;
 	int fd;
 
+	sweep_stale_tmp(path);
 	fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0666 & ~0022);
 	if (fd < 0) {
 		error_errno("cannot create a temporary file for '%s'", path);

@@ -34,7 +34,9 @@ int read_file(const char *path, size_t max, char **buf, size_t *len);
 /*
  * Writes buf to path atomically: a temporary file in the same directory,
  * fsync, rename, fsync of the directory. On failure nothing at path
- * changes and the temporary file is removed.
+ * changes and the temporary file is removed. The first write into a
+ * directory removes the temporary files killed writes left there (older
+ * than ten minutes).
  */
 int write_file_atomic(const char *path, const char *buf, size_t len);
 

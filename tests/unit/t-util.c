@@ -5,6 +5,9 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -84,6 +87,49 @@ static int count_line(const char *line, size_t len, void *data)
 	return len == 4 && !memcmp(line, "stop", 4) ? 7 : 0;
 }
 
+/* touch -d: a file at path with mtime age seconds ago */
+static void make_aged(const char *path, time_t age)
+{
+	struct timespec ts[2] = { { .tv_sec = time(NULL) - age },
+				  { .tv_sec = time(NULL) - age } };
+
+	assert_int_equal(g_file_set_contents(path, "x", 1, NULL), TRUE);
+	assert_int_equal(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+/* What a killed write left (NAME.tmp.XXXXXX, old) goes; nothing else. */
+static void test_atomic_write_sweeps_litter(void **state)
+{
+	char *dir = g_dir_make_tmp("t-util-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "rec", NULL);
+	char *old = g_build_filename(dir, "other.tmp.AbC123", NULL);
+	char *fresh = g_build_filename(dir, "rec.tmp.Zz9Yy8", NULL);
+	char *kept = g_build_filename(dir, "notes.tmp.log", NULL);
+	char *odd = g_build_filename(dir, "x.tmp.ab-cde", NULL);
+
+	make_aged(old, 3600);
+	make_aged(fresh, 5);		/* a write in flight */
+	make_aged(kept, 3600);		/* not the pattern */
+	make_aged(odd, 3600);		/* not the pattern */
+	assert_int_equal(write_file_atomic(path, "one\n", 4), 0);
+	assert_false(g_file_test(old, G_FILE_TEST_EXISTS));
+	assert_true(g_file_test(fresh, G_FILE_TEST_EXISTS));
+	assert_true(g_file_test(kept, G_FILE_TEST_EXISTS));
+	assert_true(g_file_test(odd, G_FILE_TEST_EXISTS));
+	assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
+	unlink(fresh);
+	unlink(kept);
+	unlink(odd);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+	g_free(dir);
+	g_free(path);
+	g_free(old);
+	g_free(fresh);
+	g_free(kept);
+	g_free(odd);
+}
+
 static void test_for_each_line(void **state)
 {
 	int n = 0;
@@ -101,6 +147,7 @@ int main(void)
 		cmocka_unit_test(test_slugify_as_git),
 		cmocka_unit_test(test_safe_component),
 		cmocka_unit_test(test_atomic_write),
+		cmocka_unit_test(test_atomic_write_sweeps_litter),
 		cmocka_unit_test(test_for_each_line),
 	};
 
