@@ -86,10 +86,17 @@ UNIT_TESTS += tests/unit/t-util
 
 all: $(PROGRAM)
 
-$(PROGRAM): $(OBJS)
+# Objects built with other flags (DEVELOPER, SANITIZE, CFLAGS) are rebuilt:
+# a sanitized run must not link plain objects. As git's GIT-CFLAGS.
+BUILD_FLAGS = $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)
+tools/.build-flags: FORCE
+	@printf '%s\n' '$(subst ','\'',$(BUILD_FLAGS))' >$@+ && \
+	if cmp -s $@+ $@; then rm -f $@+; else mv $@+ $@; fi
+
+$(PROGRAM): $(OBJS) tools/.build-flags
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(ALL_LDFLAGS) $(LIBS)
 
-%.o: %.c
+%.o: %.c tools/.build-flags
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -Itools -c -o $@ $<
 
 # What check's cached results depend on of kseries itself: its sources,
@@ -104,7 +111,7 @@ tools/cmd-check.o: tools/source-id.h
 tools/lib.a: $(LIB_OBJS)
 	$(QUIET_LINK)$(AR) rcs $@ $(LIB_OBJS)
 
-tests/unit/t-%: tests/unit/t-%.o tools/lib.a
+tests/unit/t-%: tests/unit/t-%.o tools/lib.a tools/.build-flags
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $< tools/lib.a \
 		$(ALL_LDFLAGS) $(LIBS) -lcmocka
 
@@ -202,11 +209,11 @@ format:
 	git clang-format --extensions c,h $(FORMAT_BASE) -- tools tests/unit tests/fuzz
 
 clean:
-	$(RM) $(PROGRAM) tools/*.o tools/*.d tools/lib.a tools/source-id.h tests/unit/*.o \
+	$(RM) $(PROGRAM) tools/*.o tools/*.d tools/lib.a tools/source-id.h tools/.build-flags tests/unit/*.o \
 		tests/unit/*.d $(UNIT_TESTS) $(FUZZERS)
 	$(RM) -r tests/fuzz/obj
 
-.PHONY: all check check-kernel test bench fuzz fuzz-replay format clean
+.PHONY: all check check-kernel test bench fuzz fuzz-replay format clean FORCE
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)
 .SECONDARY: $(FUZZ_OBJS)
