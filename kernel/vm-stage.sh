@@ -5,50 +5,73 @@
 # repository), KSERIES_LOGDIR, ... in the environment. This file gives a
 # stage the VM harness with a worktree and a build directory of its own:
 #
-#	vs_init NAME [FRAGMENT...]
+#	vs_init [-w WT] [-l LOGS] [-k BUILDER] NAME [FRAGMENT...]
 #		worktree $KSERIES_CACHE/wt/NAME (made from the base repository
 #		when missing), build dir $KSERIES_CACHE/build/vm-NAME (reused:
 #		one worktree per build dir, so switching versions rebuilds only
 #		what they touch), kernel/vm.config plus each FRAGMENT; logs
-#		under $KSERIES_LOGDIR/NAME ($VS_OUT).
-#	vs_need			exit 77 without qemu, 2 without KSERIES_BASE/TIP
+#		under $KSERIES_LOGDIR/NAME ($VS_OUT). -w WT: the worktree is
+#		wt/WT instead (a build dir shared with a test keeps the
+#		worktree that test uses: another path rebuilds everything).
+#		-l LOGS: logs under $KSERIES_LOGDIR/LOGS. -k BUILDER: build
+#		with "BUILDER WORKTREE IMAGE" instead of kernel/vm-build (no
+#		FRAGMENTs then; NAME must be BUILDER's build dir, vm-NAME).
+#	vs_need [WHO]		exit 77 without qemu (with WHO, also without the
+#				sid chroot: "WHO needs it"), 2 without
+#				KSERIES_BASE/TIP
 #	vs_kernel REV LABEL	build REV, the image at $VS_IMAGES/LABEL.bzImage
-#	vs_boot LABEL INITRD [TIMEOUT]
-#		boot it (kernel/vm-run), serial log at $VS_OUT/LABEL.log;
-#		returns vm-run's status. A boot whose guest runs without high
-#		resolution timers (it could not verify its local APIC timer
-#		under a loaded host: KSERIES-CLOCK: highres=no) is repeated,
-#		up to three boots; the last one counts.
+#	vs_boot [-1] [-a ARGS] LABEL INITRD [TIMEOUT]
+#		boot it (kernel/vm-run, TIMEOUT seconds, default 900; -a: ARGS
+#		appended to the kernel command line), serial log at
+#		$VS_OUT/LABEL.log; returns vm-run's status. A boot whose guest
+#		runs without high resolution timers (it could not verify its
+#		local APIC timer under a loaded host: KSERIES-CLOCK:
+#		highres=no) is repeated, up to three boots; the last one
+#		counts. -1: boot once (a stage that times nothing that fine).
 #	vs_hres LABEL		yes|no: LABEL's boot had high resolution timers
 #	vs_median		the median of the numbers on stdin, one a line
 #
 # vs_kernel holds $VS_WT.lock (flock) while it checks out and builds, so
-# two runs of a stage never switch the worktree under each other's build
-# (kseries check does not lend a stage its own worktree); kernel builds
-# queue on build.lock (kernel/vm-build).
+# two runs of a stage (or a stage and a test sharing the worktree) never
+# switch the worktree under each other's build (kseries check does not
+# lend a stage its own worktree); it aborts a "git am" a test left
+# behind. Kernel builds queue on build.lock (kernel/vm-build).
 set -euo pipefail
 VS_KERNEL=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VS_SRC=$(cd "$VS_KERNEL/.." && pwd)
 VS_CACHE=${KSERIES_CACHE:-$HOME/.cache/kseries}
 VS_TREE=${KSERIES_TREE:-$VS_CACHE/linux}
+export KSERIES_CACHE=$VS_CACHE
 
 vs_init() {
-	local f
+	local f opt wt='' logs='' OPTIND=1
+	VS_BUILDER=
+	while getopts w:l:k: opt; do
+		case $opt in
+		w) wt=$OPTARG ;;
+		l) logs=$OPTARG ;;
+		k) VS_BUILDER=$OPTARG ;;
+		*) echo "usage: vs_init [-w WT] [-l LOGS] [-k BUILDER] NAME [FRAGMENT...]" >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
 	VS_NAME=$1
 	shift
 	VS_FRAGS=()
 	for f in "$@"; do
 		VS_FRAGS+=(-f "$f")
 	done
-	VS_WT=$VS_CACHE/wt/$VS_NAME
+	VS_WT=$VS_CACHE/wt/${wt:-$VS_NAME}
 	VS_IMAGES=$VS_CACHE/build/vm-$VS_NAME/images
-	VS_OUT=${KSERIES_LOGDIR:-$(mktemp -d)}/$VS_NAME
+	VS_OUT=${KSERIES_LOGDIR:-$(mktemp -d)}/${logs:-$VS_NAME}
 	mkdir -p "$VS_OUT" "$VS_IMAGES"
 }
 
 vs_need() {
 	command -v qemu-system-x86_64 >/dev/null ||
 		{ echo "no qemu-system-x86_64" >&2; exit 77; }
+	[ $# -eq 0 ] || [ -s "$VS_CACHE/sid/.kseries-versions" ] ||
+		{ echo "no sid chroot in $VS_CACHE/sid (kernel/provision-toolchain): $1 needs it" >&2; exit 77; }
 	[ -n "${KSERIES_BASE:-}" ] && [ -n "${KSERIES_TIP:-}" ] ||
 		{ echo "KSERIES_BASE and KSERIES_TIP must name commits" >&2; exit 2; }
 }
@@ -59,19 +82,32 @@ vs_kernel() {
 		if [ ! -e "$VS_WT/.git" ]; then
 			git -C "$VS_TREE" worktree add --detach "$VS_WT" "$1" >&2
 		fi
+		git -C "$VS_WT" am --abort >/dev/null 2>&1 || :
 		git -C "$VS_WT" checkout -q --detach -f "$1"
-		"$VS_KERNEL/vm-build" -o "$VS_IMAGES/$2.bzImage" \
-			${VS_FRAGS[@]+"${VS_FRAGS[@]}"} "$VS_WT" "$VS_NAME" >&2
+		if [ -n "$VS_BUILDER" ]; then
+			"$VS_BUILDER" "$VS_WT" "$VS_IMAGES/$2.bzImage" >&2
+		else
+			"$VS_KERNEL/vm-build" -o "$VS_IMAGES/$2.bzImage" \
+				${VS_FRAGS[@]+"${VS_FRAGS[@]}"} "$VS_WT" "$VS_NAME" >&2
+		fi
 	) 8>"$VS_WT.lock"
 }
 
 vs_boot() {
-	local i rc
-	for i in 1 2 3; do
+	local i rc boots=3 append=() opt OPTIND=1
+	while getopts 1a: opt; do
+		case $opt in
+		1) boots=1 ;;
+		a) append=(--append "$OPTARG") ;;
+		*) echo "usage: vs_boot [-1] [-a ARGS] LABEL INITRD [TIMEOUT]" >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	for ((i = 1; i <= boots; i++)); do
 		rc=0
-		"$VS_KERNEL/vm-run" --timeout "${3:-900}" --log "$VS_OUT/$1.log" \
-			"$VS_IMAGES/$1.bzImage" "$2" >/dev/null || rc=$?
-		[ "$(vs_hres "$1")" = no ] || break
+		"$VS_KERNEL/vm-run" --timeout "${3:-900}" ${append[@]+"${append[@]}"} \
+			--log "$VS_OUT/$1.log" "$VS_IMAGES/$1.bzImage" "$2" >/dev/null || rc=$?
+		[ "$boots" -gt 1 ] && [ "$(vs_hres "$1")" = no ] || break
 		cp "$VS_OUT/$1.log" "$VS_OUT/$1-lowres-$i.log"
 	done
 	return "$rc"
