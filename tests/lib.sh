@@ -113,6 +113,24 @@ test_expect_code() {
 	fi
 }
 
+# kill_at_random MAXMS CMD...: runs CMD (a program: the kseries shell
+# function would put a subshell between the kill and kseries) in a
+# session of its own and kills it and its children (git, checkpatch)
+# with SIGKILL after 0..MAXMS milliseconds, or lets it finish first.
+# A kill that landed appends CMD to $TRASH/killed.
+kill_at_random() {
+	local max=$1 ms pid
+	shift
+	ms=$((RANDOM % max))
+	setsid "$@" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+	if kill -9 -- "-$pid" 2>/dev/null; then
+		echo "$*" >>"$TRASH/killed"
+	fi
+	wait "$pid" 2>/dev/null || :
+}
+
 # test_cmp EXPECTED ACTUAL
 test_cmp() { diff -u "$1" "$2"; }
 

@@ -4,23 +4,6 @@ test_description='kill -9 at random points of import leaves a consistent store'
 
 SEEDS=$SRC_DIR/tests/t0001
 
-# kill_at_random MAXMS CMD...: runs CMD (a program: kseries the shell
-# function would put a subshell between the kill and kseries) in a
-# session of its own and kills it and its children (git) with SIGKILL
-# after 0..MAXMS milliseconds, or lets it finish first.
-kill_at_random() {
-	local max=$1 ms pid
-	shift
-	ms=$((RANDOM % max))
-	setsid "$@" >/dev/null 2>&1 &
-	pid=$!
-	sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
-	if kill -9 -- "-$pid" 2>/dev/null; then
-		echo "$*" >>"$TRASH/killed"
-	fi
-	wait "$pid" 2>/dev/null || :
-}
-
 snapshot() { (cd "$1" && find series -path '*/.kseries.lock' -prune -o -type f -print | sort | xargs sha1sum); }
 
 # consistent DIR: every series there is whole: a readable series.conf,

@@ -6,22 +6,6 @@ SEED=$SRC_DIR/tests/t0001/seed-001-binder-defer-complete-v2.mbox
 MAILERS=$SRC_DIR/tests/t1010/t1010-mailers.mbox
 export KSERIES_NO_RANGE_DIFF=1
 
-# kill_at_random MAXMS CMD...: runs CMD in a session of its own and
-# kills it and its children (git, checkpatch) with SIGKILL after
-# 0..MAXMS milliseconds, or lets it finish first.
-kill_at_random() {
-	local max=$1 ms pid
-	shift
-	ms=$((RANDOM % max))
-	setsid "$@" >/dev/null 2>&1 &
-	pid=$!
-	sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
-	if kill -9 -- "-$pid" 2>/dev/null; then
-		echo "$*" >>"$TRASH/killed"
-	fi
-	wait "$pid" 2>/dev/null || :
-}
-
 # records DIR: the feedback records of DIR (names and contents), without
 # the temporary files a kill may leave (*.tmp.XXXXXX, never read back).
 records() { (cd "$1" && find . -type f ! -name '*.tmp.*' | sort | xargs -r sha1sum); }
@@ -70,6 +54,17 @@ test_expect_success 'kill -9 during feedback ingest, 30 times: whole records, an
 			grep -v "/[0-9a-f]\{12\}$" || exit 1
 	done
 '
+test_expect_success 'the next ingest removes what killed writes left (older than ten minutes)' '
+	rm -rf st && cp -R store st &&
+	d=st/series/defer/feedback && mkdir -p "$d" &&
+	echo torn >"$d/0123456789ab.tmp.Ab12Cd" &&
+	touch -d "1 hour ago" "$d/0123456789ab.tmp.Ab12Cd" &&
+	echo torn >"$d/0123456789ac.tmp.Ef34Gh" &&
+	(cd st && kseries feedback ingest defer "$SEED" >/dev/null) &&
+	! test -e "$d/0123456789ab.tmp.Ab12Cd" &&
+	test -e "$d/0123456789ac.tmp.Ef34Gh"
+'
+
 say "ingest: $(grep -c ingest "$TRASH/killed" 2>/dev/null) of 30 kills landed while it ran;" \
 	"records left by a kill: $(sort -n "$TRASH/kept" | head -n 1)..$(sort -n "$TRASH/kept" | tail -n 1) of 484;" \
 	"temporary files left: $(wc -l <"$TRASH/litter"); reference ingest $(cat "$TRASH/ingest.ms") ms"
