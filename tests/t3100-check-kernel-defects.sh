@@ -53,6 +53,20 @@ for v in json.load(open(sys.argv[1])):
 ' "$1"
 }
 
+# fails_at_2 SERIES CONFIG FILE: SERIES (three patches, 2/3 calls the
+# undeclared kseries_t3100_undefined() in FILE) fails the build stage at
+# 2/3 alone, with the compiler's error, after building CONFIG 3 times
+fails_at_2() {
+	test_expect_code 1 kseries check "$1" --stage build --json >json &&
+	finding json >f &&
+	cat f &&
+	grep "^2 $3:[0-9]*: .*kseries_t3100_undefined" f &&
+	grep "^2 0002-b.patch:0: $2: the build fails after this patch" f &&
+	! grep -v "^2 " f &&
+	grep -c "^== $2 " "$KSERIES_CACHE/results/$1/v1/build.log" >n &&
+	echo 3 >want && test_cmp want n
+}
+
 test_expect_success TREE,WORKBENCH 'a new sparse warning fails the sparse stage, the old ones do not count' '
 	mkseries t3100-sparse &&
 	base drivers/android/binder_alloc.c >old.c &&
@@ -79,14 +93,7 @@ test_expect_success TREE,WORKBENCH 'a patch that breaks the build midway fails t
 	mkpatch store/series/t3100-build/v1/0002-b.patch "[PATCH 2/3] binder: b" drivers/android/binder_alloc.c f1.c f2.c &&
 	mkpatch store/series/t3100-build/v1/0003-c.patch "[PATCH 3/3] binder: c" drivers/android/binder_alloc.c f2.c f3.c &&
 	cd store &&
-	test_expect_code 1 kseries check t3100-build --stage build --json >json &&
-	finding json >f &&
-	cat f &&
-	grep "^2 drivers/android/binder_alloc.c:[0-9]*: .*kseries_t3100_undefined" f &&
-	grep "^2 0002-b.patch:0: c-binder: the build fails after this patch" f &&
-	! grep -v "^2 " f &&
-	grep -c "^== c-binder" "$KSERIES_CACHE/results/t3100-build/v1/build.log" >n &&
-	echo 3 >want && test_cmp want n
+	fails_at_2 t3100-build c-binder drivers/android/binder_alloc.c
 '
 
 test_expect_success TREE,WORKBENCH 'a KUnit test that stops building midway fails the build stage at that patch' '
@@ -103,14 +110,7 @@ test_expect_success TREE,WORKBENCH 'a KUnit test that stops building midway fail
 	mkpatch store/series/t3100-kunit/v1/0002-b.patch "[PATCH 2/3] binder: b" drivers/android/tests/binder_alloc_kunit.c k1.c k2.c &&
 	mkpatch store/series/t3100-kunit/v1/0003-c.patch "[PATCH 3/3] binder: c" drivers/android/tests/binder_alloc_kunit.c k2.c k3.c &&
 	cd store &&
-	test_expect_code 1 kseries check t3100-kunit --stage build --json >json &&
-	finding json >f &&
-	cat f &&
-	grep "^2 drivers/android/tests/binder_alloc_kunit.c:[0-9]*: .*kseries_t3100_undefined" f &&
-	grep "^2 0002-b.patch:0: kunit-binder: the build fails after this patch" f &&
-	! grep -v "^2 " f &&
-	grep -c "^== kunit-binder" "$KSERIES_CACHE/results/t3100-kunit/v1/build.log" >n &&
-	echo 3 >want && test_cmp want n
+	fails_at_2 t3100-kunit kunit-binder drivers/android/tests/binder_alloc_kunit.c
 '
 
 test_expect_success TREE,WORKBENCH 'a Rust change rustfmt would rewrite fails the rust stage' '
