@@ -3,16 +3,19 @@
  * binder-common.h - what the raw-ioctl binder test programs share:
  * fail(), and a private binderfs instance with devices of their own.
  *
- * Used by binder-defer-test.c and binder-handles-bench.c. The program
- * defines PROGNAME (its name, for messages and the mount point) before
- * including this file. Everything here is static inline, so a program
- * that does not use a helper gets no unused-function warning.
+ * Used by binder-defer-test.c, binder-handles-bench.c and
+ * binder-throughput.c. The program defines PROGNAME (its name, for
+ * messages and the mount point) before including this file. Everything
+ * here is static inline, so a program that does not use a helper gets no
+ * unused-function warning.
  *
  * binder_device(NAME) mounts binderfs once on /tmp/PROGNAME.XXXXXX
  * (needs CAP_SYS_ADMIN), adds the device NAME through binder-control and
  * returns its path (static storage, overwritten by the next call). The
  * process that mounted it unmounts it at exit; its forked children, which
- * run the atexit handlers too, do not.
+ * run the atexit handlers too, do not. binder_device() fails (exit 1)
+ * when binderfs cannot be mounted; a program for which that is a skip
+ * calls binderfs_try_mount() first, which returns mount()'s errno.
  */
 #ifndef BINDER_COMMON_H
 #define BINDER_COMMON_H
@@ -57,12 +60,13 @@ static inline void binderfs_cleanup(void)
 	}
 }
 
-static inline void binderfs_mount(void)
+/* 0 once binderfs is mounted, or the errno of mount() */
+static inline int binderfs_try_mount(void)
 {
 	int e;
 
 	if (binderfs_mnt[0])
-		return;
+		return 0;
 	snprintf(binderfs_mnt, sizeof(binderfs_mnt), "/tmp/%s.XXXXXX",
 		 PROGNAME);
 	if (!mkdtemp(binderfs_mnt))
@@ -71,12 +75,21 @@ static inline void binderfs_mount(void)
 		e = errno;
 		rmdir(binderfs_mnt);
 		binderfs_mnt[0] = '\0';
-		if (e == ENODEV)
-			fail("binderfs is not available (CONFIG_ANDROID_BINDERFS)");
-		fail("cannot mount binderfs: %s", strerror(e));
+		return e;
 	}
 	binderfs_owner = getpid();
 	atexit(binderfs_cleanup);
+	return 0;
+}
+
+static inline void binderfs_mount(void)
+{
+	int e = binderfs_try_mount();
+
+	if (e == ENODEV)
+		fail("binderfs is not available (CONFIG_ANDROID_BINDERFS)");
+	if (e)
+		fail("cannot mount binderfs: %s", strerror(e));
 }
 
 static inline const char *binder_device(const char *name)

@@ -35,7 +35,6 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,14 +42,15 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/android/binder.h>
-#include <linux/android/binderfs.h>
+
+#define PROGNAME "binder-throughput"
+#include "binder-common.h"
 
 #define MAP_SIZE (1024 * 1024)
 #define EXIT_SKIP 77
@@ -58,30 +58,16 @@
 #define MAX_WORKERS 64
 #define MAX_SIZE (64 * 1024)
 
-static const char *progname = "binder-throughput";
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: error: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
 static void die_errno(const char *what)
 {
-	die("%s: %s", what, strerror(errno));
+	fail("%s: %s", what, strerror(errno));
 }
 
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: %s [-d DEVICE] [-n ITERATIONS] [-w WORKERS] [-s SIZE] [-W WARMUP]\n",
-		progname);
+		PROGNAME);
 	exit(2);
 }
 
@@ -105,12 +91,12 @@ static void conn_open(struct conn *c, const char *dev)
 
 	c->fd = open(dev, O_RDWR | O_CLOEXEC);
 	if (c->fd < 0)
-		die("cannot open '%s': %s", dev, strerror(errno));
+		fail("cannot open '%s': %s", dev, strerror(errno));
 	if (ioctl(c->fd, BINDER_VERSION, &v) < 0)
 		die_errno("BINDER_VERSION");
 	if (v.protocol_version != BINDER_CURRENT_PROTOCOL_VERSION)
-		die("binder protocol %d, want %d", v.protocol_version,
-		    BINDER_CURRENT_PROTOCOL_VERSION);
+		fail("binder protocol %d, want %d", v.protocol_version,
+		     BINDER_CURRENT_PROTOCOL_VERSION);
 	c->map = mmap(NULL, MAP_SIZE, PROT_READ, MAP_PRIVATE, c->fd, 0);
 	if (c->map == MAP_FAILED)
 		die_errno("mmap of the binder device");
@@ -125,7 +111,7 @@ struct out {
 static void out_put(struct out *o, const void *p, size_t len)
 {
 	if (o->len + len > sizeof(o->buf))
-		die("command queue overflow");
+		fail("command queue overflow");
 	memcpy(o->buf + o->len, p, len);
 	o->len += len;
 }
@@ -159,8 +145,8 @@ static size_t write_read(struct conn *c, struct out *o, void *in, size_t size)
 			die_errno("BINDER_WRITE_READ");
 	}
 	if (bwr.write_consumed != o->len)
-		die("driver consumed %llu of %zu bytes of commands",
-		    (unsigned long long)bwr.write_consumed, o->len);
+		fail("driver consumed %llu of %zu bytes of commands",
+		     (unsigned long long)bwr.write_consumed, o->len);
 	o->len = 0;
 	return bwr.read_consumed;
 }
@@ -188,20 +174,20 @@ static bool next_txn(const uint8_t *in, size_t len, uint32_t want,
 		case BR_TRANSACTION:
 		case BR_REPLY:
 			if (pos + sizeof(*tr) > len)
-				die("short read of a transaction");
+				fail("short read of a transaction");
 			if (cmd != want)
-				die("unexpected %s",
-				    cmd == BR_REPLY ? "BR_REPLY" : "BR_TRANSACTION");
+				fail("unexpected %s",
+				     cmd == BR_REPLY ? "BR_REPLY" : "BR_TRANSACTION");
 			memcpy(tr, in + pos, sizeof(*tr));
 			return true;
 		case BR_DEAD_REPLY:
-			die("BR_DEAD_REPLY: the server is gone");
+			fail("BR_DEAD_REPLY: the server is gone");
 			break;
 		case BR_FAILED_REPLY:
-			die("BR_FAILED_REPLY: the transaction failed");
+			fail("BR_FAILED_REPLY: the transaction failed");
 			break;
 		default:
-			die("unexpected return command 0x%08" PRIx32, cmd);
+			fail("unexpected return command 0x%08" PRIx32, cmd);
 		}
 	}
 	return false;
@@ -278,7 +264,7 @@ static void run_client(const char *dev, int iterations, int warmup,
 	conn_open(&c, dev);
 	memset(data, 0x5a, size);
 	if (read(start_fd, &go, 1) != 1)
-		die("no start signal");
+		fail("no start signal");
 	close(start_fd);
 
 	for (i = -warmup; i < iterations; i++) {
@@ -329,47 +315,17 @@ static long parse_num(const char *s, long min, long max)
 	return v;
 }
 
-static char mnt[] = "/tmp/binder-throughput.XXXXXX";
-static pid_t mounter;
-
-/* atexit: only the process that mounted unmounts, not a forked child */
-static void cleanup_mount(void)
-{
-	if (mounter != getpid())
-		return;
-	umount2(mnt, MNT_DETACH);
-	rmdir(mnt);
-}
-
 /* Mount a private binderfs and add a device to it; returns its path. */
-static char *private_device(void)
+static const char *private_device(void)
 {
-	struct binderfs_device bd = { .name = "throughput" };
-	static char dev[sizeof(mnt) + 32];
-	char ctl[sizeof(mnt) + 32];
-	int fd;
+	int err = binderfs_try_mount();
 
-	if (!mkdtemp(mnt))
-		die_errno("mkdtemp");
-	if (mount("binder", mnt, "binder", 0, NULL) < 0) {
-		int err = errno;
-
-		rmdir(mnt);
+	if (err) {
 		fprintf(stderr, "%s: skip: cannot mount binderfs: %s\n",
-			progname, strerror(err));
+			PROGNAME, strerror(err));
 		exit(EXIT_SKIP);
 	}
-	mounter = getpid();
-	atexit(cleanup_mount);
-	snprintf(ctl, sizeof(ctl), "%s/binder-control", mnt);
-	fd = open(ctl, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		die("cannot open '%s': %s", ctl, strerror(errno));
-	if (ioctl(fd, BINDER_CTL_ADD, &bd) < 0)
-		die_errno("BINDER_CTL_ADD");
-	close(fd);
-	snprintf(dev, sizeof(dev), "%s/%s", mnt, bd.name);
-	return dev;
+	return binder_device("throughput");
 }
 
 int main(int argc, char **argv)
@@ -402,7 +358,7 @@ int main(int argc, char **argv)
 		dev = private_device();
 	} else if (access(dev, R_OK | W_OK) < 0) {
 		fprintf(stderr, "%s: skip: no binder device '%s': %s\n",
-			progname, dev, strerror(errno));
+			PROGNAME, dev, strerror(errno));
 		return EXIT_SKIP;
 	}
 
@@ -429,7 +385,7 @@ int main(int argc, char **argv)
 	close(ready[1]);
 	if (read(ready[0], &c, 1) != 1) {
 		kill(server, SIGKILL);
-		die("the server did not start");
+		fail("the server did not start");
 	}
 	close(ready[0]);
 
@@ -461,7 +417,7 @@ int main(int argc, char **argv)
 	kill(server, SIGKILL);
 	waitpid(server, NULL, 0);
 	if (failed)
-		die("a worker failed");
+		fail("a worker failed");
 
 	first = res[0].start_ns;
 	last = res[0].end_ns;
@@ -479,7 +435,7 @@ int main(int argc, char **argv)
 	secs = (double)(last - first) / 1e9;
 
 	printf("%s: workers=%ld iterations=%" PRIu64 " size=%ld iter_per_s=%.0f avg_us=%.3f p50_us=%.3f p99_us=%.3f max_us=%.3f\n",
-	       progname, workers, total, size,
+	       PROGNAME, workers, total, size,
 	       secs > 0 ? (double)total / secs : 0.0,
 	       (double)sum / total / 1e3,
 	       (double)lat[total / 2] / 1e3,
