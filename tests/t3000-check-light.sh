@@ -110,6 +110,24 @@ test_expect_success TREE 'an unchanged version is served from the cache' '
 	grep "^good2  *v1 .*checkpatch:pass" st
 '
 
+test_expect_success TREE 'a stage re-runs when its own inputs change, not when another stage'"'"'s do' '
+	cp -r "$SRC_DIR/kernel" kdir && cp -r "$SRC_DIR/cocci" cdir &&
+	export KSERIES_KERNEL_DIR=$PWD/kdir KSERIES_COCCI_DIR=$PWD/cdir &&
+	cd store &&
+	kseries check good2 --stage format --stage checkpatch --stage cocci >first &&
+	# kernel/ is no input of these three; documentation is no input at all
+	echo "x" >../kdir/some-new-script && echo "more" >>../cdir/README.md &&
+	kseries check good2 --stage format --stage checkpatch --stage cocci >second &&
+	grep "format  *pass .*(cached)" second &&
+	grep "checkpatch pass .*(cached)" second &&
+	grep "cocci  *[a-z]* .*(cached)" second &&
+	echo "x" >../cdir/some-new-input &&
+	kseries check good2 --stage format --stage checkpatch --stage cocci >third &&
+	grep "checkpatch pass .*(cached)" third &&
+	grep "cocci  *[a-z]* " third >c &&
+	! grep "(cached)" c
+'
+
 test_expect_success TREE 'a failing series does not make the next one fail' '
 	cd store &&
 	test_expect_code 1 kseries check cp good --stage checkpatch >out &&

@@ -60,8 +60,10 @@ static void hash_tree(GChecksum *sum, const char *dir)
 	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
 	const char *n;
 
+	/* documentation is not an input */
 	while (d && (n = g_dir_read_name(d)))
-		g_ptr_array_add(names, g_strdup(n));
+		if (!g_str_has_suffix(n, ".md"))
+			g_ptr_array_add(names, g_strdup(n));
 	if (d)
 		g_dir_close(d);
 	g_ptr_array_sort(names, cmp_names);
@@ -82,8 +84,30 @@ static void hash_tree(GChecksum *sum, const char *dir)
 	g_ptr_array_unref(names);
 }
 
+static bool is_one_of(const char *stage, const char *const *names)
+{
+	for (; *names; names++)
+		if (!strcmp(stage, *names))
+			return true;
+	return false;
+}
+
+/*
+ * A stage's result is kept under a key over what it depends on: the
+ * commits, kseries' sources, and the inputs of that stage alone, so
+ * that a change to a VM script does not re-run every build.
+ */
 static char *stage_key(struct check_ctx *ctx, const char *stage)
 {
+	/* built-in stages that run no kernel/ script */
+	static const char *const no_workbench[] = {
+		"apply", "format", "checkpatch", "cocci", "model", "feedback",
+		"mail", NULL,
+	};
+	static const char *const builtin[] = {
+		"apply", "format", "checkpatch", "build", "sparse", "cocci",
+		"rust", "kunit", "model", "feedback", "mail", NULL,
+	};
 	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
 	char *versions = g_build_filename(cache_dir(), "sid", ".kseries-versions",
 					  NULL);
@@ -98,9 +122,13 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 	g_checksum_update(sum, (const guchar *)ctx->base, -1);
 	for (guint i = 0; i < ctx->commits->len; i++)
 		g_checksum_update(sum, ctx->commits->pdata[i], -1);
-	hash_tree(sum, ctx->kernel_dir);
-	hash_tree(sum, ctx->cocci_dir);
-	hash_tree(sum, sdir);
+	if (!is_one_of(stage, no_workbench))
+		hash_tree(sum, ctx->kernel_dir);
+	if (!strcmp(stage, "cocci"))
+		hash_tree(sum, ctx->cocci_dir);
+	/* a series' own stage scripts (vm, perf, ...) */
+	if (!is_one_of(stage, builtin))
+		hash_tree(sum, sdir);
 	if (is_file(versions) && read_file(versions, 1 << 20, &buf, &len) == 0) {
 		g_checksum_update(sum, (const guchar *)buf, (gssize)len);
 		g_free(buf);
@@ -111,7 +139,7 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 		g_checksum_update(sum, (const guchar *)series_get(ctx->s, key), -1);
 	if (!strcmp(stage, "kunit") && check_kunit_runs(ctx))
 		g_checksum_update(sum, (const guchar *)check_kunit_runs(ctx), -1);
-	if (!strcmp(stage, "vm") || !strcmp(stage, "perf")) {
+	if (!is_one_of(stage, builtin)) {
 		/* the test programs the stage scripts build into their VMs */
 		char *t = g_build_filename(ctx->kernel_dir, "..", "tests", "kernel",
 					   NULL);
