@@ -125,7 +125,14 @@ test_expect_success TREE 'a stage re-runs when its own inputs change, not when a
 	kseries check good2 --stage format --stage checkpatch --stage cocci >third &&
 	grep "checkpatch pass .*(cached)" third &&
 	grep "cocci  *[a-z]* " third >c &&
-	! grep "(cached)" c
+	! grep "(cached)" c &&
+	# a note below the "---" changes the mail, not the commit
+	sed -i "0,/^---\$/ s//---\nA note below the fold./" series/good2/v1/0001-*.patch &&
+	grep -q "^A note below the fold" series/good2/v1/0001-*.patch &&
+	kseries check good2 --stage format --stage checkpatch --stage cocci >fourth &&
+	grep "cocci  *[a-z]* .*(cached)" fourth &&
+	! grep "format  *pass .*(cached)" fourth &&
+	! grep "checkpatch pass .*(cached)" fourth
 '
 
 test_expect_success TREE 'a failing series does not make the next one fail' '

@@ -104,6 +104,10 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 		"apply", "format", "checkpatch", "cocci", "model", "feedback",
 		"mail", NULL,
 	};
+	/* the stages that read the version's mails, not only its commits */
+	static const char *const mail_readers[] = {
+		"format", "checkpatch", "feedback", "mail", NULL,
+	};
 	static const char *const builtin[] = {
 		"apply", "format", "checkpatch", "build", "sparse", "cocci",
 		"rust", "kunit", "model", "feedback", "mail", NULL,
@@ -159,6 +163,17 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 		hash_tree(sum, m);
 		g_free(m);
 	}
+	if (is_one_of(stage, mail_readers)) {
+		/*
+		 * The mails themselves: the cover letter and what a patch
+		 * carries outside its commit (notes below the "---").
+		 */
+		char *vd = series_version_dir(ctx->s, ctx->version);
+
+		if (vd)
+			hash_tree(sum, vd);
+		g_free(vd);
+	}
 	if (!strcmp(stage, "feedback") || !strcmp(stage, "format") ||
 	    !strcmp(stage, "mail")) {
 		char *fb = g_build_filename(ctx->s->dir, "feedback", NULL);
@@ -169,8 +184,6 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 			g_checksum_update(sum, (const guchar *)buf, (gssize)len);
 			g_free(buf);
 		}
-		for (guint i = 0; i < ctx->files->len; i++)
-			g_checksum_update(sum, ctx->files->pdata[i], -1);
 	}
 	out = g_strdup(g_checksum_get_string(sum));
 	g_checksum_free(sum);
