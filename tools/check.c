@@ -1516,27 +1516,41 @@ static void stage_feedback(struct check_ctx *ctx, struct stage_result *r)
 		    open, total);
 }
 
+/*
+ * The stages, and what each reads besides the commits and kseries itself
+ * (its cache key covers exactly these: check.h's CHECK_IN_*).
+ */
+static const struct {
+	const char *name;
+	void (*fn)(struct check_ctx *, struct stage_result *);
+	unsigned inputs;
+} stages[] = {
+	{ "format", stage_format, CHECK_IN_MAILS | CHECK_IN_REVIEW },
+	{ "checkpatch", stage_checkpatch, CHECK_IN_MAILS },
+	{ "build", stage_build, CHECK_IN_KERNEL },
+	{ "sparse", stage_sparse, CHECK_IN_KERNEL },
+	{ "cocci", stage_cocci, CHECK_IN_COCCI },
+	{ "rust", stage_rust, CHECK_IN_KERNEL },
+	{ "kunit", stage_kunit, CHECK_IN_KERNEL },
+	{ "model", stage_model, CHECK_IN_MODEL },
+	{ "vm", stage_script, CHECK_IN_KERNEL | CHECK_IN_SCRIPTS },
+	{ "perf", stage_script, CHECK_IN_KERNEL | CHECK_IN_SCRIPTS },
+	{ "feedback", stage_feedback, CHECK_IN_MAILS | CHECK_IN_REVIEW },
+	{ "mail", format_check, CHECK_IN_MAILS | CHECK_IN_REVIEW |
+				CHECK_IN_MAINTAINERS },
+};
+
+unsigned check_stage_inputs(const char *name)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(stages); i++)
+		if (!strcmp(stages[i].name, name))
+			return stages[i].inputs;
+	return 0;	/* apply: the commits alone */
+}
+
 void check_run_stage(struct check_ctx *ctx, const char *name,
 		     struct stage_result *r)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(struct check_ctx *, struct stage_result *);
-	} stages[] = {
-		{ "format", stage_format },
-		{ "checkpatch", stage_checkpatch },
-		{ "build", stage_build },
-		{ "sparse", stage_sparse },
-		{ "cocci", stage_cocci },
-		{ "rust", stage_rust },
-		{ "kunit", stage_kunit },
-		{ "model", stage_model },
-		{ "vm", stage_script },
-		{ "perf", stage_script },
-		{ "feedback", stage_feedback },
-		{ "mail", format_check },
-	};
-
 	for (size_t i = 0; i < G_N_ELEMENTS(stages); i++) {
 		if (strcmp(stages[i].name, name))
 			continue;

@@ -67,6 +67,18 @@ extern const char *const check_stage_names[];
 void check_run_stage(struct check_ctx *ctx, const char *name,
 		     struct stage_result *res);
 
+/* What a stage reads besides the commits and kseries: its cache key. */
+enum {
+	CHECK_IN_KERNEL = 1 << 0,	/* kernel/ (the workbench scripts) */
+	CHECK_IN_COCCI = 1 << 1,	/* cocci/ */
+	CHECK_IN_MODEL = 1 << 2,	/* series/NAME/model/ */
+	CHECK_IN_SCRIPTS = 1 << 3,	/* series/NAME/check/, tests/kernel/ */
+	CHECK_IN_MAILS = 1 << 4,	/* the version's mail files */
+	CHECK_IN_REVIEW = 1 << 5,	/* series.conf, series/NAME/feedback/ */
+	CHECK_IN_MAINTAINERS = 1 << 6,	/* MAINTAINERS-notes/ */
+};
+unsigned check_stage_inputs(const char *name);
+
 /*
  * The kunit stage's run count: KSERIES_KUNIT_RUNS, else the version's
  * "version.N.kunit", else "1"; NULL when it is not a count (1-9999).

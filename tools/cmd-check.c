@@ -84,38 +84,27 @@ static void hash_tree(GChecksum *sum, const char *dir)
 	g_ptr_array_unref(names);
 }
 
-static bool is_one_of(const char *stage, const char *const *names)
+/* hash_tree() of dir/sub */
+static void hash_path(GChecksum *sum, const char *dir, const char *sub)
 {
-	for (; *names; names++)
-		if (!strcmp(stage, *names))
-			return true;
-	return false;
+	char *p = g_build_filename(dir, sub, NULL);
+
+	hash_tree(sum, p);
+	g_free(p);
 }
 
 /*
  * A stage's result is kept under a key over what it depends on: the
- * commits, kseries' sources, and the inputs of that stage alone, so
- * that a change to a VM script does not re-run every build.
+ * commits, kseries' sources, the toolchain, the version's setting for
+ * it, and the inputs check_stage_inputs() names for it alone, so that a
+ * change to a VM script does not re-run every build.
  */
 static char *stage_key(struct check_ctx *ctx, const char *stage)
 {
-	/* built-in stages that run no kernel/ script */
-	static const char *const no_workbench[] = {
-		"apply", "format", "checkpatch", "cocci", "model", "feedback",
-		"mail", NULL,
-	};
-	/* the stages that read the version's mails, not only its commits */
-	static const char *const mail_readers[] = {
-		"format", "checkpatch", "feedback", "mail", NULL,
-	};
-	static const char *const builtin[] = {
-		"apply", "format", "checkpatch", "build", "sparse", "cocci",
-		"rust", "kunit", "model", "feedback", "mail", NULL,
-	};
+	unsigned in = check_stage_inputs(stage);
 	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
 	char *versions = g_build_filename(cache_dir(), "sid", ".kseries-versions",
 					  NULL);
-	char *sdir = g_build_filename(ctx->s->dir, "check", NULL);
 	char key[64], *buf, *out;
 	size_t len;
 
@@ -126,44 +115,27 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 	g_checksum_update(sum, (const guchar *)ctx->base, -1);
 	for (guint i = 0; i < ctx->commits->len; i++)
 		g_checksum_update(sum, ctx->commits->pdata[i], -1);
-	if (!is_one_of(stage, no_workbench))
-		hash_tree(sum, ctx->kernel_dir);
-	if (!strcmp(stage, "cocci"))
-		hash_tree(sum, ctx->cocci_dir);
-	/* a series' own stage scripts (vm, perf, ...) */
-	if (!is_one_of(stage, builtin))
-		hash_tree(sum, sdir);
 	if (is_file(versions) && read_file(versions, 1 << 20, &buf, &len) == 0) {
 		g_checksum_update(sum, (const guchar *)buf, (gssize)len);
 		g_free(buf);
 	}
-	/* the series' configuration and its review state */
 	snprintf(key, sizeof(key), "version.%d.%s", ctx->version, stage);
 	if (series_get(ctx->s, key))
 		g_checksum_update(sum, (const guchar *)series_get(ctx->s, key), -1);
 	if (!strcmp(stage, "kunit") && check_kunit_runs(ctx))
 		g_checksum_update(sum, (const guchar *)check_kunit_runs(ctx), -1);
-	if (!is_one_of(stage, builtin)) {
-		/* the test programs the stage scripts build into their VMs */
-		char *t = g_build_filename(ctx->kernel_dir, "..", "tests", "kernel",
-					   NULL);
-
-		hash_tree(sum, t);
-		g_free(t);
+	if (in & CHECK_IN_KERNEL)
+		hash_tree(sum, ctx->kernel_dir);
+	if (in & CHECK_IN_COCCI)
+		hash_tree(sum, ctx->cocci_dir);
+	if (in & CHECK_IN_MODEL)
+		hash_path(sum, ctx->s->dir, "model");
+	if (in & CHECK_IN_SCRIPTS) {
+		/* the series' stage scripts, the programs its VMs run */
+		hash_path(sum, ctx->s->dir, "check");
+		hash_path(sum, ctx->kernel_dir, "../tests/kernel");
 	}
-	if (!strcmp(stage, "model")) {
-		char *m = g_build_filename(ctx->s->dir, "model", NULL);
-
-		hash_tree(sum, m);
-		g_free(m);
-	}
-	if (!strcmp(stage, "mail")) {
-		char *m = g_build_filename(store_top(), "MAINTAINERS-notes", NULL);
-
-		hash_tree(sum, m);
-		g_free(m);
-	}
-	if (is_one_of(stage, mail_readers)) {
+	if (in & CHECK_IN_MAILS) {
 		/*
 		 * The mails themselves: the cover letter and what a patch
 		 * carries outside its commit (notes below the "---").
@@ -174,21 +146,18 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 			hash_tree(sum, vd);
 		g_free(vd);
 	}
-	if (!strcmp(stage, "feedback") || !strcmp(stage, "format") ||
-	    !strcmp(stage, "mail")) {
-		char *fb = g_build_filename(ctx->s->dir, "feedback", NULL);
-
-		hash_tree(sum, fb);
-		g_free(fb);
+	if (in & CHECK_IN_REVIEW) {
+		hash_path(sum, ctx->s->dir, "feedback");
 		if (read_file(ctx->s->conf_path, 1 << 20, &buf, &len) == 0) {
 			g_checksum_update(sum, (const guchar *)buf, (gssize)len);
 			g_free(buf);
 		}
 	}
+	if (in & CHECK_IN_MAINTAINERS)
+		hash_path(sum, store_top(), "MAINTAINERS-notes");
 	out = g_strdup(g_checksum_get_string(sum));
 	g_checksum_free(sum);
 	g_free(versions);
-	g_free(sdir);
 	return out;
 }
 
