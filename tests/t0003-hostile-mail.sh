@@ -77,19 +77,25 @@ test_expect_success 'a subject in padded base64 encoded-words keeps every word' 
 	test_cmp want got
 '
 
-test_expect_success 'text that only looks like an encoded-word keeps its space' '
-	mkdir -p store/series && cd store &&
+# imported_title NAME SUBJECT: the series title kseries import makes of
+# a one-mail mbox with that Subject: line
+imported_title() {
 	{
 		echo "From x@y Thu Jan  1 00:00:00 1970" &&
 		echo "From: A U Thor <author@example.invalid>" &&
-		echo "Subject: =?iso-8859-1?b?W1BBVENIXSB4OiBh6Q==?= =?UTF-8?B?QXJ2 z" &&
-		echo "Message-ID: <not-a-word@example.invalid>" &&
+		echo "Subject: $2" &&
+		echo "Message-ID: <$1@example.invalid>" &&
 		echo &&
 		echo "body"
-	} >notaword.mbox &&
-	kseries import notaword notaword.mbox >/dev/null &&
+	} >"$1.mbox" &&
+	kseries import "$1" "$1.mbox" >/dev/null &&
+	git config -f "series/$1/series.conf" series.title
+}
+
+test_expect_success 'text that only looks like an encoded-word keeps its space' '
+	mkdir -p store/series && cd store &&
+	imported_title notaword "=?iso-8859-1?b?W1BBVENIXSB4OiBh6Q==?= =?UTF-8?B?QXJ2 z" >got &&
 	printf "x: a\303\251 =?UTF-8?B?QXJ2 z\n" >want &&
-	git config -f series/notaword/series.conf series.title >got &&
 	test_cmp want got
 '
 
@@ -97,17 +103,8 @@ test_expect_success 'text that only looks like an encoded-word keeps its space' 
 # that only starts like one.
 test_expect_success 'an encoded-word after a false start is decoded' '
 	mkdir -p store/series && cd store &&
-	{
-		echo "From x@y Thu Jan  1 00:00:00 1970" &&
-		echo "From: A U Thor <author@example.invalid>" &&
-		echo "Subject: [PATCH] x: =?U =?iso-8859-1?q?a=E9=3F?= z" &&
-		echo "Message-ID: <false-start@example.invalid>" &&
-		echo &&
-		echo "body"
-	} >falsestart.mbox &&
-	kseries import falsestart falsestart.mbox >/dev/null &&
+	imported_title falsestart "[PATCH] x: =?U =?iso-8859-1?q?a=E9=3F?= z" >got &&
 	printf "x: =?U a\303\251? z\n" >want &&
-	git config -f series/falsestart/series.conf series.title >got &&
 	test_cmp want got
 '
 
