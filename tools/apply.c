@@ -25,24 +25,27 @@ const char *cache_dir(void)
 	return dir;
 }
 
+/*
+ * Only a tree that is there is remembered: a check provisions it when
+ * missing (cmd-check.c ensure_tree) and asks again in the same run.
+ */
 const char *kernel_tree(void)
 {
 	static char *tree;
-	static bool looked;
+	const char *env;
+	char *t, *git;
 
-	if (!looked) {
-		const char *env = getenv("KSERIES_TREE");
-		char *t = env && *env ? g_strdup(env) :
-			  g_build_filename(cache_dir(), "linux", NULL);
-		char *git = g_build_filename(t, ".git", NULL);
-
-		looked = true;
-		if (is_dir(git) || is_file(git))
-			tree = t;
-		else
-			g_free(t);
-		g_free(git);
-	}
+	if (tree)
+		return tree;
+	env = getenv("KSERIES_TREE");
+	t = env && *env ? g_strdup(env) :
+	    g_build_filename(cache_dir(), "linux", NULL);
+	git = g_build_filename(t, ".git", NULL);
+	if (is_dir(git) || is_file(git))
+		tree = t;
+	else
+		g_free(t);
+	g_free(git);
 	return tree;
 }
 

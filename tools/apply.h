@@ -19,7 +19,8 @@ const char *cache_dir(void);
 
 /*
  * The base kernel tree: $KSERIES_TREE, else <cache>/linux, when it is a
- * git repository; NULL otherwise. Borrowed.
+ * git repository; NULL otherwise (asked again at the next call: a
+ * missing tree may be provisioned meanwhile). Borrowed.
  */
 const char *kernel_tree(void);
 
