@@ -46,7 +46,7 @@ static int ingest(int argc, const char **argv)
 static int resolve(int argc, const char **argv)
 {
 	const char *id = NULL, *status = NULL, *note = NULL;
-	char *name, *path, *buf, *text;
+	char *name, *path, *buf = NULL, *text;
 	size_t len;
 	struct feedback_item *it;
 	int ret;
@@ -73,10 +73,13 @@ static int resolve(int argc, const char **argv)
 	}
 	if (feedback_find(id, &name, &path) < 0)
 		return EXIT_FINDINGS;
-	if (read_file(path, 16u << 20, &buf, &len) < 0 ||
-	    feedback_parse(buf, len, &it) < 0) {
-		if (buf)
-			g_free(buf);
+	if (read_file(path, FEEDBACK_MAX_RECORD, &buf, &len) < 0) {
+		g_free(name);
+		g_free(path);
+		return EXIT_FATAL;
+	}
+	if (feedback_parse(buf, len, &it) < 0) {
+		g_free(buf);
 		g_free(name);
 		g_free(path);
 		die("cannot parse the record '%s'", id);

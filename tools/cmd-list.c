@@ -14,18 +14,20 @@
 #include "util.h"
 #include "banned.h"
 
-/* Comments from earlier versions still open at version (feedback.h). */
-static int count_open(const struct series *s, int version)
+/*
+ * Comments from earlier versions still open at version (feedback.h),
+ * among the records that read back; *unreadable is set when some did
+ * not (an error was printed for each).
+ */
+static unsigned count_open(const struct series *s, int version,
+			   bool *unreadable)
 {
 	GPtrArray *items = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)feedback_item_free);
 	struct feedback_ctx *fc;
-	int n = 0;
+	unsigned n = 0;
 
-	if (feedback_load(s, items) < 0) {
-		g_ptr_array_unref(items);
-		return -1;
-	}
+	*unreadable = feedback_load(s, items) < 0;
 	fc = feedback_ctx_new(s);
 	for (guint i = 0; i < items->len; i++) {
 		const struct feedback_item *it = items->pdata[i];
@@ -72,6 +74,8 @@ int cmd_list(int argc, const char **argv)
 		struct series s;
 		char key[64], *check;
 		const char *origin;
+		bool unreadable;
+		unsigned open;
 		int v;
 
 		if (series_load(names->pdata[i], &s) < 0) {
@@ -82,10 +86,13 @@ int cmd_list(int argc, const char **argv)
 		snprintf(key, sizeof(key), "version.%d.origin", v);
 		origin = series_get(&s, key);
 		check = last_check(s.name, v);
-		printf("%-24s v%-3d %-13s %-28s %d open\n", s.name, v,
+		open = count_open(&s, v, &unreadable);
+		if (unreadable)
+			ret = EXIT_FINDINGS;
+		printf("%-24s v%-3d %-13s %-28s %u open\n", s.name, v,
 		       !origin ? "draft" :
 		       !strcmp(origin, "ours") ? "draft" : origin,
-		       check, count_open(&s, v));
+		       check, open);
 		g_free(check);
 		series_release(&s);
 	}

@@ -17,7 +17,6 @@
 #include "util.h"
 #include "banned.h"
 
-#define FEEDBACK_MAX_RECORD (16u << 20)
 
 static const char *const status_names[] = {
 	[FB_OPEN] = "open",
@@ -67,16 +66,62 @@ void feedback_item_free(struct feedback_item *it)
 
 /* ---- records ---- */
 
-/* One header line; the value made single-line (it comes from mail). */
+/* The end of the longest prefix of s[0..max) that cuts no UTF-8 character. */
+static size_t utf8_cut(const char *s, size_t max)
+{
+	size_t n = max;
+
+	/* back over continuation bytes to the start of the character */
+	while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+/*
+ * One header line; the value made single-line (it comes from mail) and
+ * at most FEEDBACK_MAX_VALUE bytes.
+ */
 static void header(GString *out, const char *name, const char *value)
 {
+	size_t n;
+
 	if (!value)
 		return;
+	n = strlen(value);
+	if (n > FEEDBACK_MAX_VALUE)
+		n = utf8_cut(value, FEEDBACK_MAX_VALUE);
 	g_string_append_printf(out, "%s: ", name);
-	for (const char *p = value; *p; p++)
+	for (const char *p = value; p < value + n; p++)
 		g_string_append_c(out, (unsigned char)*p < 0x20 || *p == 0x7f ?
 					       ' ' : *p);
 	g_string_append_c(out, '\n');
+}
+
+/*
+ * The text, cut to FEEDBACK_MAX_TEXT bytes (at a line end when there is
+ * one in the last quarter, else at a character) with a last line that
+ * says so. The cut does not depend on the headers, so that a record
+ * formats to the same bytes after its Status or Note change.
+ */
+static void body(GString *out, const char *text)
+{
+	/* what is kept and the note fit, so a cut text is not cut again */
+	const size_t max = FEEDBACK_MAX_TEXT - 128;
+	size_t n = strlen(text), keep = n;
+
+	if (n > FEEDBACK_MAX_TEXT) {
+		const char *nl = g_strrstr_len(text, max, "\n");
+
+		keep = nl && (size_t)(nl + 1 - text) > max / 4 * 3 ?
+		       (size_t)(nl + 1 - text) : utf8_cut(text, max);
+	}
+	g_string_append_len(out, text, (gssize)keep);
+	if (keep && out->str[out->len - 1] != '\n')
+		g_string_append_c(out, '\n');
+	if (keep < n)
+		g_string_append_printf(out,
+			"[kseries: %zu of %zu bytes kept, the rest truncated]\n",
+			keep, n);
 }
 
 static bool is_cover_kind(const struct feedback_item *it)
@@ -114,18 +159,17 @@ char *feedback_format(const struct feedback_item *it)
 	}
 	header(out, "Trailer", it->trailer);
 	header(out, "Scope", it->scope);
+	/* the headers stay within FEEDBACK_MAX_HEADERS (feedback.h) */
 	if (it->applies_to)
-		for (guint i = 0; i < it->applies_to->len; i++)
+		for (guint i = 0; i < it->applies_to->len &&
+				  out->len < FEEDBACK_MAX_HEADERS / 2; i++)
 			header(out, "Applies-To", it->applies_to->pdata[i]);
 	header(out, "Quoted-In", it->quoted_in);
 	header(out, "Status", it->status);
 	header(out, "Note", it->note);
 	g_string_append_c(out, '\n');
-	if (it->text && *it->text) {
-		g_string_append(out, it->text);
-		if (out->str[out->len - 1] != '\n')
-			g_string_append_c(out, '\n');
-	}
+	if (it->text && *it->text)
+		body(out, it->text);
 	return g_string_free(out, FALSE);
 }
 
@@ -144,6 +188,7 @@ int feedback_parse(const char *buf, size_t len, struct feedback_item **out)
 	const char *p = buf, *end = buf + len;
 	long v;
 
+	*out = NULL;
 	it->patch_index = -1;
 	it->side = 'n';
 	while (p < end) {
@@ -275,7 +320,7 @@ int feedback_load(const struct series *s, GPtrArray *items)
 	while ((name = g_dir_read_name(d))) {
 		char *path, *buf;
 		size_t len;
-		struct feedback_item *it;
+		struct feedback_item *it = NULL;
 
 		if (!is_id(name))
 			continue;
@@ -286,8 +331,7 @@ int feedback_load(const struct series *s, GPtrArray *items)
 			continue;
 		}
 		if (feedback_parse(buf, len, &it) < 0 || strcmp(it->id, name)) {
-			if (it && strcmp(it->id, name))
-				feedback_item_free(it);
+			feedback_item_free(it);
 			warning("'%s': not a feedback record, skipped", path);
 		} else {
 			g_ptr_array_add(items, it);
@@ -432,6 +476,12 @@ int feedback_ingest(struct series *s, const char *path, unsigned *written,
 	int ret = 0;
 
 	*written = *kept = 0;
+	if (!versions->len) {
+		/* a record names the version it was given on */
+		ret = error("series '%s' has no versions: import one first",
+			    s->name);
+		goto out;
+	}
 	/* the stored versions first: they tell each target its version */
 	for (guint i = 0; i < versions->len; i++) {
 		int v = g_array_index(versions, int, i);

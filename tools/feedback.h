@@ -44,6 +44,20 @@
  * become spaces); nothing in a record is used as a file name but the ID.
  */
 
+/*
+ * The size limits of a record, the same for the writer and the readers:
+ * a record is at most FEEDBACK_MAX_RECORD bytes. feedback_format() keeps
+ * to it: a header value is cut to FEEDBACK_MAX_VALUE bytes, Applies-To
+ * lines stop at half of FEEDBACK_MAX_HEADERS (about twenty other
+ * headers fill at most the other half), and a text longer than
+ * FEEDBACK_MAX_TEXT is cut, with a last line that says how much was
+ * kept. So every record written reads back.
+ */
+#define FEEDBACK_MAX_RECORD (16u << 20)
+#define FEEDBACK_MAX_VALUE (64u << 10)
+#define FEEDBACK_MAX_HEADERS (3u << 20)
+#define FEEDBACK_MAX_TEXT (12u << 20)
+
 enum feedback_status {
 	FB_OPEN,
 	FB_ADDRESSED,		/* the anchored lines changed: pending the
@@ -80,7 +94,10 @@ struct feedback_item {
 
 void feedback_item_free(struct feedback_item *it);
 
-/* Serializes / parses a record; parse returns -1 on a malformed one. */
+/*
+ * Serializes / parses a record; parse returns -1 on a malformed one
+ * (and sets *out to NULL). feedback_format() keeps to the limits above.
+ */
 char *feedback_format(const struct feedback_item *it);
 int feedback_parse(const char *buf, size_t len, struct feedback_item **out);
 

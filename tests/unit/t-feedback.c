@@ -71,14 +71,56 @@ static void test_malformed(void **state)
 	};
 	struct feedback_item *it;
 
-	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++)
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		it = (struct feedback_item *)&it;	/* a stale pointer */
 		assert_int_equal(feedback_parse(bad[i], strlen(bad[i]), &it), -1);
+		assert_null(it);
+	}
 	static const char ok[] = "Id: x\nKind: trailer\nVersion: 1\n"
 				 "Message-Id: <a>\nLine: zz\nSide: old\n";
 
 	assert_int_equal(feedback_parse(ok, strlen(ok), &it), 0);
 	assert_int_equal(it->line, 0);
 	assert_string_equal(it->text, "");
+	feedback_item_free(it);
+}
+
+/* Whatever the mail held, the record fits the readers' limit. */
+static void test_size_limit(void **state)
+{
+	struct feedback_item *it = item(), *back;
+	size_t big = 20u << 20;
+	char *text, *again;
+
+	g_free(it->text);
+	it->text = g_malloc(big + 1);
+	memset(it->text, 'x', big);
+	for (size_t i = 79; i < big; i += 80)
+		it->text[i] = '\n';
+	it->text[big] = '\0';
+	g_free(it->quote);
+	it->quote = g_strnfill(1u << 20, 'q');
+	it->applies_to = g_ptr_array_new_with_free_func(g_free);
+	for (int i = 0; i < 100; i++)
+		g_ptr_array_add(it->applies_to, g_strnfill(60000, 'a'));
+	text = feedback_format(it);
+	assert_true(strlen(text) <= FEEDBACK_MAX_RECORD);
+	assert_non_null(strstr(text, "bytes kept, the rest truncated]\n"));
+	assert_int_equal(feedback_parse(text, strlen(text), &back), 0);
+	assert_int_equal(strlen(back->quote), FEEDBACK_MAX_VALUE);
+	/* a cut record formats to itself, with an override too */
+	again = feedback_format(back);
+	assert_string_equal(again, text);
+	g_free(again);
+	back->status = g_strdup("wontfix");
+	back->note = g_strnfill(1u << 20, 'n');
+	again = feedback_format(back);
+	assert_true(strlen(again) <= FEEDBACK_MAX_RECORD);
+	assert_non_null(g_strrstr(again, "bytes kept, the rest truncated]\n"));
+	assert_null(strstr(strstr(again, "bytes kept") + 1, "bytes kept"));
+	g_free(again);
+	feedback_item_free(back);
+	g_free(text);
 	feedback_item_free(it);
 }
 
@@ -96,6 +138,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_size_limit),
 		cmocka_unit_test(test_status_names),
 	};
 	return cmocka_run_group_tests_name("feedback", tests, NULL, NULL);
