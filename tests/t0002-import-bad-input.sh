@@ -39,6 +39,28 @@ test_expect_success 'a series name that would leave series/' '
 	test ! -e ../evil
 '
 
+# kseries must not wait for a writer: a FIFO, a device are refused at once
+test_expect_success 'a FIFO as the mbox is refused, not waited on' '
+	setup_store && mkfifo fifo &&
+	snapshot >before &&
+	test_expect_code 128 timeout 20 "$KSERIES" import x fifo 2>err &&
+	test_line_count = 1 err &&
+	grep "^kseries: error: .fifo. is not a regular file$" err &&
+	snapshot >after && test_cmp before after &&
+	test_expect_code 128 timeout 20 "$KSERIES" review extract fifo --json >out 2>err &&
+	test_line_count = 1 err && test ! -s out &&
+	grep "^kseries: error: .fifo. is not a regular file$" err &&
+	test_expect_code 128 timeout 20 "$KSERIES" import x /dev/null 2>err &&
+	grep "^kseries: error: ./dev/null. is not a regular file$" err
+'
+
+test_expect_success 'a symlink to a regular mbox is read' '
+	setup_store &&
+	ln -s "$FIXTURES/../t0001/seed-004-binder-large-handles-v1.mbox" link.mbox &&
+	kseries import large link.mbox >out &&
+	test -d series/large/v1
+'
+
 test_expect_success 'an incomplete series is refused' '
 	setup_store && fails_cleanly inc "$FIXTURES/incomplete.mbox"
 '

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <gmime/gmime.h>
 
 #include "mail.h"
@@ -646,9 +647,14 @@ int mail_read_mbox(const char *path, GPtrArray *mails)
 {
 	GMappedFile *mf;
 	GError *gerr = NULL;
-	int ret;
+	int ret, fd;
 
-	mf = g_mapped_file_new(path, FALSE, &gerr);
+	/* a FIFO or a device would hang the read: regular files only */
+	fd = open_regular(path, NULL);
+	if (fd < 0)
+		return -1;
+	mf = g_mapped_file_new_from_fd(fd, FALSE, &gerr);
+	close(fd);
 	if (!mf) {
 		error("cannot read '%s': %s", path, gerr->message);
 		g_error_free(gerr);

@@ -73,6 +73,40 @@ void usage(const char *text)
 	exit(EXIT_USAGE);
 }
 
+int open_regular(const char *path, struct stat *st)
+{
+	struct stat sb;
+	int fd, flags;
+
+	/*
+	 * O_NONBLOCK: opening a FIFO for reading waits for a writer, and
+	 * a device may wait too; the file type is known only after open.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	if (!st)
+		st = &sb;
+	if (fstat(fd, st) < 0) {
+		error_errno("cannot stat '%s'", path);
+		goto err_close;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		error("'%s' is not a regular file", path);
+		goto err_close;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		error_errno("cannot read '%s'", path);
+		goto err_close;
+	}
+	return fd;
+
+err_close:
+	close(fd);
+	return -1;
+}
+
 int read_file(const char *path, size_t max, char **bufp, size_t *lenp)
 {
 	struct stat st;
@@ -80,17 +114,9 @@ int read_file(const char *path, size_t max, char **bufp, size_t *lenp)
 	size_t len = 0;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path, &st);
 	if (fd < 0)
-		return error_errno("cannot open '%s'", path);
-	if (fstat(fd, &st) < 0) {
-		error_errno("cannot stat '%s'", path);
-		goto err_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		error("'%s' is not a regular file", path);
-		goto err_close;
-	}
+		return -1;
 	if ((size_t)st.st_size > max) {
 		error("'%s' is too large (%lld bytes, limit %zu)", path,
 		      (long long)st.st_size, max);

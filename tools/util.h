@@ -25,8 +25,18 @@ void warning(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 G_GNUC_NORETURN void die(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 G_GNUC_NORETURN void usage(const char *text);
 
+struct stat;
+
 /*
- * Reads the whole of path into a NUL-terminated buffer that the caller
+ * Opens path for reading when it is a regular file (a symlink to one
+ * is fine), without waiting on a FIFO or a device: anything else is
+ * refused with one error. Fills *st when st is not NULL. Returns the
+ * file descriptor (O_CLOEXEC, blocking) or -1.
+ */
+int open_regular(const char *path, struct stat *st);
+
+/*
+ * Reads the whole of path (a regular file, open_regular()) into a NUL-terminated buffer that the caller
  * frees with g_free(). Files larger than max bytes are refused.
  */
 int read_file(const char *path, size_t max, char **buf, size_t *len);
