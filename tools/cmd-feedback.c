@@ -92,7 +92,13 @@ static int resolve(int argc, const char **argv)
 		it->note = g_strdup(note);
 	}
 	text = feedback_format(it);
-	ret = write_file_atomic(path, text, strlen(text));
+	{
+		/* through the store's directories, no symlink followed */
+		char *rel = g_build_filename("series", name, "feedback", id, NULL);
+
+		ret = write_file_below(store_top(), rel, text, strlen(text));
+		g_free(rel);
+	}
 	if (!ret)
 		printf("%s %s: %s\n", name, id, status);
 	g_free(text);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <gmime/gmime.h>
 
@@ -185,21 +186,67 @@ static char *mail_key(const struct mail *m)
 					   (const guchar *)m->raw, m->raw_len);
 }
 
-static int write_files(const char *dir, GPtrArray *outs)
+/*
+ * Writes the files into rel (relative to the top of the store) through
+ * the store's directory descriptors: no symlink is followed (util.h).
+ */
+static int write_files(const char *rel, GPtrArray *outs)
 {
 	for (guint i = 0; i < outs->len; i++) {
 		struct out_file *f = outs->pdata[i];
-		char *path = g_build_filename(dir, f->rel, NULL);
-		char *parent = g_path_get_dirname(path);
-		int ret = mkdir_p(parent);
+		char *path = g_build_filename(rel, f->rel, NULL);
+		int ret = write_file_below(store_top(), path, f->data->str,
+					   f->data->len);
 
-		if (ret == 0)
-			ret = write_file_atomic(path, f->data->str, f->data->len);
-		g_free(parent);
 		g_free(path);
 		if (ret < 0)
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * Everything import may write, checked before it writes anything: the
+ * series directory, its series.conf, the version directory and each
+ * file are what they should be when they exist (no symlink, no
+ * directory where a file goes).
+ */
+static int check_targets(const char *name, const char *vdir_rel,
+			 GPtrArray *outs)
+{
+	char *sd = g_build_filename("series", name, NULL);
+	char *conf = g_build_filename(sd, "series.conf", NULL);
+	char *vd = g_build_filename(sd, vdir_rel, NULL);
+	char *thread = g_build_filename(vd, "thread.mbox", NULL);
+	int ret = 0;
+
+	if (check_below(store_top(), sd, S_IFDIR) < 0 ||
+	    check_below(store_top(), conf, S_IFREG) < 0 ||
+	    check_below(store_top(), vd, S_IFDIR) < 0 ||
+	    check_below(store_top(), thread, S_IFREG) < 0)
+		ret = -1;
+	for (guint i = 0; outs && i < outs->len && !ret; i++) {
+		struct out_file *f = outs->pdata[i];
+		char *path = g_build_filename(sd, f->rel, NULL);
+
+		ret = check_below(store_top(), path, S_IFREG);
+		g_free(path);
+	}
+	g_free(thread);
+	g_free(vd);
+	g_free(conf);
+	g_free(sd);
+	return ret;
+}
+
+/* renameat() of from in fromfd to to in tofd, then a sync of tofd. */
+static int move_into(int fromfd, const char *from, int tofd, const char *to,
+		     const char *display)
+{
+	if (renameat(fromfd, from, tofd, to) < 0)
+		return error_errno("cannot create '%s'", display);
+	if (fsync(tofd) < 0)
+		return error_errno("cannot sync the directory of '%s'", display);
 	return 0;
 }
 
@@ -279,17 +326,135 @@ static void remove_stale(const char *dir)
 
 static int lock_store(void)
 {
-	char *path = g_build_filename(store_top(), "series", ".kseries.lock", NULL);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int dir = open_dir_below(store_top(), "series", true);
+	int fd;
 
+	if (dir < 0)
+		return -1;
+	fd = openat(dir, ".kseries.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		    0666);
 	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
-		error_errno("cannot lock '%s'", path);
+		error_errno("cannot lock '%s/series/.kseries.lock'", store_top());
 		if (fd >= 0)
 			close(fd);
 		fd = -1;
 	}
-	g_free(path);
+	close(dir);
 	return fd;
+}
+
+/*
+ * A new series: series.conf is written in a staging directory, then the
+ * staging directory becomes series/NAME by one rename, or, when
+ * series/NAME holds versions already (ours, unposted), the files go in
+ * first and series.conf is moved in last: it makes the series. *tmp
+ * gets the staging directory for the caller to remove.
+ */
+static int write_new_series(const char *name, const char *sdir, GArray *kvs,
+			    GPtrArray *outs, char **tmp)
+{
+	char *parent = g_build_filename(store_top(), "series", NULL);
+	char *staged = NULL, *rel = NULL, *conf = NULL;
+	struct series s = { 0 };
+	int pfd, tfd = -1, sfd = -1, ret = -1;
+
+	pfd = open_dir_below(store_top(), "series", false);
+	if (pfd < 0)
+		goto out;
+	staged = mkdtemp_at(pfd, parent, ".import-");
+	if (!staged)
+		goto out;
+	*tmp = g_build_filename(parent, staged, NULL);
+	rel = g_build_filename("series", staged, NULL);
+	conf = g_build_filename(rel, "series.conf", NULL);
+	s.name = g_strdup(name);
+	s.dir = g_strdup(*tmp);
+	s.conf_path = g_build_filename(*tmp, "series.conf", NULL);
+	if (write_file_below(store_top(), conf, "", 0) < 0 ||
+	    write_conf(&s, kvs) < 0)
+		goto out;
+	if (!is_dir(sdir)) {
+		if (write_files(rel, outs) < 0 ||
+		    move_into(pfd, staged, pfd, name, sdir) < 0)
+			goto out;
+		g_free(*tmp);
+		*tmp = NULL;
+	} else {
+		char *sub = g_build_filename("series", name, NULL);
+		char *dest = g_build_filename(sdir, "series.conf", NULL);
+
+		/* the files first: series.conf makes the series */
+		sfd = open_dir_below(store_top(), sub, false);
+		tfd = open_dir_below(store_top(), rel, false);
+		if (sfd >= 0 && tfd >= 0 && write_files(sub, outs) == 0 &&
+		    move_into(tfd, "series.conf", sfd, "series.conf", dest) == 0)
+			ret = 0;
+		g_free(dest);
+		g_free(sub);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (tfd >= 0)
+		close(tfd);
+	if (sfd >= 0)
+		close(sfd);
+	if (pfd >= 0)
+		close(pfd);
+	series_release(&s);
+	g_free(conf);
+	g_free(rel);
+	g_free(staged);
+	g_free(parent);
+	return ret;
+}
+
+/*
+ * A version of a series that exists: a new version directory appears
+ * by one rename from a staging directory (*tmp, for the caller to
+ * remove); files of a version that is there are written in place; then
+ * series.conf. s is loaded here.
+ */
+static int write_version(const char *name, const char *sdir,
+			 const char *vdir_rel, bool new_version, GArray *kvs,
+			 GPtrArray *outs, struct series *s, char **tmp)
+{
+	char *sub = g_build_filename("series", name, NULL);
+	char *staged = NULL, *rel = NULL;
+	int sfd = -1, tfd = -1, ret = -1;
+
+	if (series_load(name, s) < 0)
+		goto out;
+	if (new_version && outs->len) {
+		char *vdir = g_build_filename(sdir, vdir_rel, NULL);
+
+		sfd = open_dir_below(store_top(), sub, false);
+		staged = sfd < 0 ? NULL : mkdtemp_at(sfd, sdir, ".import-");
+		if (staged) {
+			*tmp = g_build_filename(sdir, staged, NULL);
+			rel = g_build_filename(sub, staged, NULL);
+			tfd = write_files(rel, outs) < 0 ? -1 :
+			      open_dir_below(store_top(), rel, false);
+		}
+		if (tfd < 0 ||
+		    move_into(tfd, vdir_rel, sfd, vdir_rel, vdir) < 0) {
+			g_free(vdir);
+			goto out;
+		}
+		g_free(vdir);
+	} else if (write_files(sub, outs) < 0) {
+		goto out;
+	}
+	ret = write_conf(s, kvs);
+out:
+	if (tfd >= 0)
+		close(tfd);
+	if (sfd >= 0)
+		close(sfd);
+	g_free(rel);
+	g_free(staged);
+	g_free(sub);
+	return ret;
 }
 
 int cmd_import(int argc, const char **argv)
@@ -475,8 +640,11 @@ int cmd_import(int argc, const char **argv)
 		g_free(slug);
 	}
 
+	/* refused before the lock too: a refused import leaves no trace */
+	if (check_targets(name, vdir_rel, NULL) < 0)
+		goto out;
 	lock = lock_store();
-	if (lock < 0)
+	if (lock < 0 || check_targets(name, vdir_rel, NULL) < 0)
 		goto out;
 	sdir = g_build_filename(store_top(), "series", name, NULL);
 	{
@@ -662,80 +830,12 @@ int cmd_import(int argc, const char **argv)
 	}
 
 	/* write: a new series or version appears by one rename */
-	if (new_series) {
-		char *parent = g_build_filename(store_top(), "series", NULL);
-		char *templ = g_build_filename(parent, ".import-XXXXXX", NULL);
-
-		g_free(parent);
-		tmp = g_mkdtemp(templ);
-		if (!tmp) {
-			error_errno("cannot create a directory in series/");
-			g_free(templ);
-			goto out;
-		}
-		s.name = g_strdup(name);
-		s.dir = g_strdup(tmp);
-		s.conf_path = g_build_filename(tmp, "series.conf", NULL);
-		if (write_file_atomic(s.conf_path, "", 0) < 0 ||
-		    write_conf(&s, kvs) < 0)
-			goto out;
-		if (!is_dir(sdir)) {
-			if (write_files(tmp, outs) < 0)
-				goto out;
-			if (rename(tmp, sdir) < 0) {
-				error_errno("cannot rename '%s' to '%s'", tmp, sdir);
-				goto out;
-			}
-		} else {
-			char *conf = g_build_filename(sdir, "series.conf", NULL);
-
-			/* the files first: series.conf makes the series */
-			if (write_files(sdir, outs) < 0 ||
-			    rename(s.conf_path, conf) < 0) {
-				if (errno)
-					error_errno("cannot create '%s'", conf);
-				g_free(conf);
-				goto out;
-			}
-			g_free(conf);
-			remove_tree(tmp);
-		}
-		g_free(tmp);
-		tmp = NULL;
-	} else {
-		if (series_load(name, &s) < 0)
-			goto out;
-		if (new_version && outs->len) {
-			char *templ = g_build_filename(sdir, ".import-XXXXXX", NULL);
-			char *vdir = g_build_filename(sdir, vdir_rel, NULL);
-			char *src;
-
-			tmp = g_mkdtemp(templ);
-			if (!tmp) {
-				error_errno("cannot create a directory in '%s'", sdir);
-				g_free(templ);
-				g_free(vdir);
-				goto out;
-			}
-			src = g_build_filename(tmp, vdir_rel, NULL);
-			if (write_files(tmp, outs) < 0 || rename(src, vdir) < 0) {
-				if (errno)
-					error_errno("cannot create '%s'", vdir);
-				g_free(src);
-				g_free(vdir);
-				goto out;
-			}
-			g_free(src);
-			g_free(vdir);
-			remove_tree(tmp);
-			g_free(tmp);
-			tmp = NULL;
-		} else if (write_files(sdir, outs) < 0) {
-			goto out;
-		}
-		if (write_conf(&s, kvs) < 0)
-			goto out;
-	}
+	if (check_targets(name, vdir_rel, outs) < 0)
+		goto out;
+	if (new_series ? write_new_series(name, sdir, kvs, outs, &tmp) < 0 :
+	    write_version(name, sdir, vdir_rel, new_version, kvs, outs, &s,
+			  &tmp) < 0)
+		goto out;
 	printf("%s v%d: %s%d patch%s, %d new repl%s\n", name, version,
 	       cover ? "cover, " : "", npatches, npatches == 1 ? "" : "es",
 	       nreplies, nreplies == 1 ? "y" : "ies");

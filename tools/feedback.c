@@ -358,18 +358,36 @@ static char *make_id(const char *message_id, const char *kind, unsigned n)
 	return id;
 }
 
-static int write_item(const struct series *s, struct feedback_item *it,
-		      unsigned *written, unsigned *kept)
+/*
+ * The records of one ingest, written into feedback/ through a batch:
+ * each record whole, all synced together (util.h write_batch).
+ */
+struct record_writer {
+	const struct series *s;
+	struct write_batch *batch;	/* opened at the first write */
+	unsigned written, kept;
+};
+
+static int write_item(struct record_writer *w, struct feedback_item *it)
 {
-	char *dir = g_build_filename(s->dir, "feedback", NULL);
-	char *path = g_build_filename(dir, it->id, NULL);
+	char *path = g_build_filename(w->s->dir, "feedback", it->id, NULL);
 	char *old = NULL, *text;
 	size_t old_len = 0;
 	int ret = 0;
 
-	if (mkdir_p(dir) < 0) {
-		ret = -1;
-		goto out;
+	if (!w->batch) {
+		char *rel = g_build_filename("series", w->s->name, "feedback", NULL);
+		char *dir = g_build_filename(w->s->dir, "feedback", NULL);
+		int fd = open_dir_below(store_top(), rel, true);
+
+		if (fd >= 0)
+			w->batch = write_batch_new(fd, dir);
+		g_free(rel);
+		g_free(dir);
+		if (fd < 0) {
+			ret = -1;
+			goto out;
+		}
 	}
 	if (is_file(path) &&
 	    read_file(path, FEEDBACK_MAX_RECORD, &old, &old_len) == 0) {
@@ -386,17 +404,16 @@ static int write_item(const struct series *s, struct feedback_item *it,
 	}
 	text = feedback_format(it);
 	if (old && strlen(text) == old_len && !memcmp(text, old, old_len)) {
-		(*kept)++;
+		w->kept++;
 	} else {
-		ret = write_file_atomic(path, text, strlen(text));
+		ret = write_batch_add(w->batch, it->id, text, strlen(text));
 		if (!ret)
-			(*written)++;
+			w->written++;
 	}
 	g_free(text);
 out:
 	g_free(old);
 	g_free(path);
-	g_free(dir);
 	return ret;
 }
 
@@ -472,6 +489,7 @@ int feedback_ingest(struct series *s, const char *path, unsigned *written,
 						 g_free, NULL);
 	GArray *versions = series_versions(s);
 	int latest = series_latest_version(s);
+	struct record_writer w = { .s = s };
 	struct review r;
 	int ret = 0;
 
@@ -558,7 +576,7 @@ int feedback_ingest(struct series *s, const char *path, unsigned *written,
 			it->quote = g_strdup(c->quote);
 		}
 		it->text = g_strdup(c->text);
-		if (write_item(s, it, written, kept) < 0)
+		if (write_item(&w, it) < 0)
 			ret = -1;
 		feedback_item_free(it);
 	}
@@ -591,7 +609,7 @@ int feedback_ingest(struct series *s, const char *path, unsigned *written,
 			g_ptr_array_add(it->applies_to,
 					bracket(t->applies_to->pdata[k]));
 		it->text = g_strdup("");
-		if (write_item(s, it, written, kept) < 0)
+		if (write_item(&w, it) < 0)
 			ret = -1;
 		feedback_item_free(it);
 	}
@@ -599,6 +617,11 @@ int feedback_ingest(struct series *s, const char *path, unsigned *written,
 	g_hash_table_destroy(qcount);
 	g_hash_table_destroy(done);
 	review_release(&r);
+	if (!ret && w.batch && write_batch_commit(w.batch) < 0)
+		ret = -1;
+	write_batch_free(w.batch);
+	*written = w.written;
+	*kept = w.kept;
 out:
 	g_array_unref(versions);
 	g_hash_table_destroy(vmap);

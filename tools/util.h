@@ -42,13 +42,71 @@ int open_regular(const char *path, struct stat *st);
 int read_file(const char *path, size_t max, char **buf, size_t *len);
 
 /*
- * Writes buf to path atomically: a temporary file in the same directory,
- * fsync, rename, fsync of the directory. On failure nothing at path
- * changes and the temporary file is removed. The first write into a
- * directory removes the temporary files killed writes left there (older
- * than ten minutes).
+ * Writes buf to path atomically: a temporary file NAME.tmp.XXXXXX in the
+ * same directory (mode 0666 & ~umask), fsync, rename, fsync of the
+ * directory. On failure nothing at path changes and the temporary file
+ * is removed. The last component is never followed: a symlink (or
+ * anything but a regular file) at path is refused. The first write into
+ * a directory removes the temporary files killed writes left there
+ * (older than ten minutes).
  */
 int write_file_atomic(const char *path, const char *buf, size_t len);
+
+/*
+ * Writes into the store go through directory file descriptors, so that
+ * no symlink in the store is ever followed for writing, whatever
+ * series/NAME, vN/, feedback/ or a file in them was made to point to.
+ * root (the top of the store) is opened as given; every component of a
+ * path relative to it is opened O_DIRECTORY | O_NOFOLLOW and created
+ * (mode 0777 & ~umask) by mkdirat(); files are written by openat() and
+ * renameat() in the descriptor of their directory. A symlink is refused
+ * with one error ("'…' is a symbolic link: not writing through it").
+ */
+
+/* The directory root/rel as an O_DIRECTORY descriptor, or -1. */
+int open_dir_below(const char *root, const char *rel, bool create);
+
+/*
+ * write_file_atomic() of name in the directory dirfd (borrowed; dir
+ * names it in messages).
+ */
+int write_file_atomic_at(int dirfd, const char *dir, const char *name,
+			 const char *buf, size_t len);
+
+/* write_file_atomic() of root/rel, its directories made as needed. */
+int write_file_below(const char *root, const char *rel, const char *buf,
+		     size_t len);
+
+/*
+ * Checks before writing: each component of root/rel that exists is a
+ * real directory (not a symlink), and the last, when it exists, is of
+ * type (S_IFREG or S_IFDIR) and no symlink. Returns 0, or -1 with one
+ * error. For writers that cannot go through a descriptor (git config).
+ */
+int check_below(const char *root, const char *rel, int type);
+
+/*
+ * Many files in one directory, each atomic, synced together: add()
+ * writes a temporary file, commit() syncs them all at once (syncfs; one
+ * file is fsynced), renames each over its name and fsyncs the directory
+ * once (a commit also happens by
+ * itself every 4096 files). What a crash leaves is, for each name, the
+ * old or the new whole file. free() removes what was not committed.
+ * new() takes ownership of dirfd; dir names it in messages.
+ */
+struct write_batch;
+struct write_batch *write_batch_new(int dirfd, const char *dir);
+int write_batch_add(struct write_batch *b, const char *name, const char *buf,
+		    size_t len);
+int write_batch_commit(struct write_batch *b);
+void write_batch_free(struct write_batch *b);
+
+/*
+ * Makes a new directory PREFIXXXXXXX in dirfd (mode 0777 & ~umask, not
+ * mkdtemp's 0700: it is renamed into the store); returns its name (new
+ * string) or NULL with an error (dir names dirfd).
+ */
+char *mkdtemp_at(int dirfd, const char *dir, const char *prefix);
 
 /* mkdir -p, mode 0777 & ~umask. */
 int mkdir_p(const char *path);
