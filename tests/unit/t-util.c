@@ -130,6 +130,130 @@ static void test_atomic_write_sweeps_litter(void **state)
 	g_free(odd);
 }
 
+/* No symlink below the root is followed for writing. */
+static void test_write_below_refuses_links(void **state)
+{
+	char *root = g_dir_make_tmp("t-util-XXXXXX", NULL);
+	char *out = g_dir_make_tmp("t-util-out-XXXXXX", NULL);
+	char *p, *buf;
+	size_t len;
+	int fd;
+
+	assert_int_equal(write_file_below(root, "series/a/v1/f", "x\n", 2), 0);
+	p = g_build_filename(root, "series/a/v1/f", NULL);
+	assert_int_equal(read_file(p, 10, &buf, &len), 0);
+	assert_string_equal(buf, "x\n");
+	g_free(buf);
+	g_free(p);
+	/* a directory that is a link */
+	p = g_build_filename(root, "series/b", NULL);
+	assert_int_equal(symlink(out, p), 0);
+	g_free(p);
+	assert_int_equal(write_file_below(root, "series/b/series.conf", "x", 1), -1);
+	assert_int_equal(open_dir_below(root, "series/b", true), -1);
+	assert_int_equal(check_below(root, "series/b/series.conf", S_IFREG), -1);
+	assert_int_equal(check_below(root, "series/b", S_IFDIR), -1);
+	/* a file that is a link, and the plain writer */
+	p = g_build_filename(root, "series/a/v1/g", NULL);
+	buf = g_build_filename(out, "target", NULL);
+	assert_int_equal(symlink(buf, p), 0);
+	assert_int_equal(write_file_below(root, "series/a/v1/g", "x", 1), -1);
+	assert_int_equal(write_file_atomic(p, "x", 1), -1);
+	assert_false(g_file_test(buf, G_FILE_TEST_EXISTS));
+	assert_int_equal(check_below(root, "series/a/v1/g", S_IFREG), -1);
+	g_free(buf);
+	g_free(p);
+	/* going up is refused; absent paths and real ones pass the check */
+	assert_int_equal(write_file_below(root, "series/../../x", "x", 1), -1);
+	assert_int_equal(check_below(root, "series/a/v1/f", S_IFREG), 0);
+	assert_int_equal(check_below(root, "series/a/v1/f", S_IFDIR), -1);
+	assert_int_equal(check_below(root, "series/a/v2/f", S_IFREG), 0);
+	assert_int_equal(check_below(root, "series/a/v1", S_IFDIR), 0);
+	/* a batch: every file there after the commit, no temporary left */
+	fd = open_dir_below(root, "series/a/v1", false);
+	assert_true(fd >= 0);
+	{
+		struct write_batch *b = write_batch_new(fd, "v1");
+		GDir *d;
+		const char *n;
+		int files = 0;
+
+		assert_int_equal(write_batch_add(b, "r1", "one\n", 4), 0);
+		assert_int_equal(write_batch_add(b, "r2", "two\n", 4), 0);
+		assert_int_equal(write_batch_add(b, "g", "x", 1), -1);
+		assert_int_equal(write_batch_commit(b), 0);
+		assert_int_equal(write_batch_add(b, "r3", "three\n", 6), 0);
+		write_batch_free(b);	/* r3 not committed: gone */
+		p = g_build_filename(root, "series/a/v1", NULL);
+		d = g_dir_open(p, 0, NULL);
+		while ((n = g_dir_read_name(d))) {
+			assert_null(strstr(n, ".tmp."));
+			files++;
+		}
+		g_dir_close(d);
+		assert_int_equal(files, 4);	/* f g r1 r2 */
+		g_free(p);
+	}
+	assert_int_equal(remove_tree(root), 0);
+	assert_int_equal(remove_tree(out), 0);
+	g_free(root);
+	g_free(out);
+}
+
+/* Directories made for the store follow the umask, as git's. */
+static void test_modes_follow_umask(void **state)
+{
+	char *root = g_dir_make_tmp("t-util-XXXXXX", NULL);
+	mode_t old = umask(002);
+	struct stat st;
+	char *p, *name;
+	int fd;
+
+	assert_int_equal(write_file_below(root, "d/f", "x", 1), 0);
+	p = g_build_filename(root, "d", NULL);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0775);
+	g_free(p);
+	p = g_build_filename(root, "d/f", NULL);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0664);
+	g_free(p);
+	fd = open_dir_below(root, "d", false);
+	name = mkdtemp_at(fd, "d", ".import-");
+	assert_non_null(name);
+	p = g_build_filename(root, "d", name, NULL);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0775);
+	close(fd);
+	umask(old);
+	g_free(p);
+	g_free(name);
+	assert_int_equal(remove_tree(root), 0);
+	g_free(root);
+}
+
+/* Mail inputs: regular files only, and a FIFO does not block. */
+static void test_open_regular(void **state)
+{
+	char *dir = g_dir_make_tmp("t-util-XXXXXX", NULL);
+	char *fifo = g_build_filename(dir, "fifo", NULL);
+	char *file = g_build_filename(dir, "f", NULL);
+	int fd;
+
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(open_regular(fifo, NULL), -1);
+	assert_int_equal(open_regular(dir, NULL), -1);
+	assert_int_equal(g_file_set_contents(file, "x", 1, NULL), TRUE);
+	fd = open_regular(file, NULL);
+	assert_true(fd >= 0);
+	assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+	close(fd);
+	assert_int_equal(remove_tree(dir), 0);
+	g_free(fifo);
+	g_free(file);
+	g_free(dir);
+}
+
 static void test_for_each_line(void **state)
 {
 	int n = 0;
@@ -148,6 +272,9 @@ int main(void)
 		cmocka_unit_test(test_safe_component),
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_atomic_write_sweeps_litter),
+		cmocka_unit_test(test_write_below_refuses_links),
+		cmocka_unit_test(test_modes_follow_umask),
+		cmocka_unit_test(test_open_regular),
 		cmocka_unit_test(test_for_each_line),
 	};
 
