@@ -22,7 +22,7 @@ else
 fi
 
 test_expect_success LIBFUZZER 'every parser has a harness and a committed corpus' '
-	for p in mail review subject patch anchor trailer conf; do
+	for p in mail review subject patch anchor trailer conf store; do
 		test -f "$SRC_DIR/tests/fuzz/fuzz-$p.c" &&
 		test -n "$(ls "$SRC_DIR/tests/fuzz/regress-$p")" || exit 1
 	done

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 files="mail.c patch.c anchor.c trailer.c review.c subject.c series.c feedback.c recipients.c util.c thread.c"
 if [ $# -eq 0 ]; then
-	set -- mail review subject patch anchor trailer conf
+	set -- mail review subject patch anchor trailer conf store
 fi
 printf '%-8s' harness
 for f in $files; do printf ' %12s' "$f"; done
