@@ -33,8 +33,6 @@
 // file the second run uses the calls it sees itself. Files, not environment
 // variables, so that it also works through kernel/chroot-run.
 
-virtual facts
-
 @initialize:python@
 @@
 import json
@@ -58,126 +56,46 @@ RX4 = re.compile(r'^((raw_)?spinlock(_irq|_irqsave|_bh|_nested)?|(read|write)_lo
 
 ALIAS_RX = re.compile(r'^&\w+->\w+$')
 
-SLEEP_RE = re.compile(r'^(?:'
-    r'mutex_lock(?:_interruptible|_killable|_io)?(?:_nested)?'
-    r'|rt_mutex_lock(?:_interruptible|_killable|_nested)?'
-    r'|down(?:_interruptible|_killable|_timeout)?'
-    r'|down_(?:read|write)(?:_interruptible|_killable)?(?:_nested|_non_owner)?'
-    r'|might_sleep(?:_if)?|__might_sleep|might_fault|cond_resched'
-    r'|msleep(?:_interruptible)?|ssleep|fsleep|usleep_range(?:_state|_idle)?'
-    r'|schedule|schedule_timeout(?:_interruptible|_killable|_uninterruptible|_idle)?'
-    r'|schedule_hrtimeout(?:_range)?|schedule_preempt_disabled|io_schedule(?:_timeout)?'
-    r'|wait_event\w*|wait_for_completion\w*'
-    r'|(?:__)?copy_(?:to|from)_user\w*|copy_struct_from_user|(?:__)?clear_user'
-    r'|strncpy_from_user|strnlen_user|(?:__)?get_user|(?:__)?put_user'
-    r'|mmap_(?:read|write)_lock(?:_killable|_interruptible)?'
-    r'|vm_insert_pages?|vm_map_pages(?:_zero)?'
-    r'|zap_vma_range|zap_page_range_single|zap_vma_ptes'
-    r'|get_user_pages\w*|pin_user_pages\w*'
-    r'|kvfree(?:_sensitive)?|vfree|vmalloc\w*|vzalloc\w*|__vmalloc\w*|vmap|vunmap'
-    r'|synchronize_(?:rcu\w*|srcu\w*|net|irq|sched)|rcu_barrier\w*'
-    r'|disable_irq|request_irq|request_threaded_irq|free_irq'
-    r'|mmput'
-    r')$')
+# The classification of direct sleepers is shared with the whole-tree
+# closure: cocci/sleepclass.py, found through PYTHONPATH (run-sleep-check
+# sets it to the cocci directory).
+import sleepclass
+from sleepclass import split_args, squash
 
-# Never sleepers, whatever the lists above say.
-NOT_SLEEP_RE = re.compile(r'(?:trylock|^cond_resched_lock$|^mmput_async$'
-                          r'|_fast_only$|^vfree_atomic$|^disable_irq_nosync$'
-                          r'|_nofault$|^try_wait_for_completion$)')
-
-# GFP flags that allow direct reclaim.
-GFP_RECLAIM_RE = re.compile(r'\b(GFP_KERNEL|GFP_KERNEL_ACCOUNT|GFP_USER|GFP_HIGHUSER'
-                            r'|GFP_HIGHUSER_MOVABLE|GFP_NOIO|GFP_NOFS|GFP_TRANSHUGE'
-                            r'|__GFP_RECLAIM|__GFP_DIRECT_RECLAIM)\b')
-GFP_MASKED_RE = re.compile(r'~\s*\(?\s*(__GFP_RECLAIM|__GFP_DIRECT_RECLAIM)\b')
-
-# In the 7.2 include/linux/slab.h: k{m,z,vm,vz}alloc_{obj,objs,flex}(V[, COUNT|FAM, COUNT][, GFP]);
-# the GFP is optional and defaults to GFP_KERNEL (default_gfp() in gfp.h).
-OBJ_HELPER_RE = re.compile(r'^k(?:m|z|vm|vz)alloc_(obj|objs|flex)$')
-OBJ_MIN_ARGS = {'obj': 1, 'objs': 2, 'flex': 3}
-
-def load_outside():
-    names, prefixes = set(), []
-    path = os.environ.get('KSERIES_SLEEPERS', '')
-    if not path:
-        return names, prefixes
-    with open(path) as f:
-        for line in f:
-            line = line.split(chr(35), 1)[0].strip()
-            if not line:
-                continue
-            if line.endswith('*'):
-                prefixes.append(line[:-1])
-            else:
-                names.add(line)
-    return names, prefixes
-
-OUT_NAMES, OUT_PREFIXES = load_outside()
-
-# The call graph from the facts run: file -> list of (line, name, args),
-# or None when there is none for that file.
-FACTS_CALLS = {}
-FACTS_MODE = [False]
-
-def facts_calls(file):
-    if file not in FACTS_CALLS:
-        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(file))),
-                            'kseries-facts.json')
-        calls = None
-        if os.path.isfile(path):
-            with open(path) as f:
-                calls = json.load(f).get('calls', {}).get(file)
-        FACTS_CALLS[file] = [tuple(c) for c in calls] if calls is not None else None
-    return FACTS_CALLS[file]
-
-def split_args(s):
-    """Split spatch's printing of an argument list at top-level commas."""
-    args, depth, cur = [], 0, ''
-    for ch in s:
-        if ch in '([{':
-            depth += 1
-        elif ch in ')]}':
-            depth -= 1
-        if ch == ',' and depth == 0:
-            args.append(cur.strip())
-            cur = ''
-        else:
-            cur += ch
-    if cur.strip():
-        args.append(cur.strip())
-    return args
-
-def squash(s):
-    return re.sub(r'\s+', '', s)
-
-def gfp_reclaims(arg):
-    return bool(GFP_RECLAIM_RE.search(arg)) and not GFP_MASKED_RE.search(arg)
+OUTSIDE = sleepclass.load_outside(os.environ.get('KSERIES_SLEEPERS', ''))
 
 def direct_sleeper(name, args, lock):
-    """Why NAME(ARGS) may sleep with LOCK held, or None."""
-    if NOT_SLEEP_RE.search(name):
-        return None
-    a = split_args(args)
-    m = OBJ_HELPER_RE.match(name)
-    if m:
-        if len(a) <= OBJ_MIN_ARGS[m.group(1)]:
-            return 'GFP_KERNEL'
-        return 'gfp' if gfp_reclaims(a[-1]) else None
-    # Waits that drop the lock they are given: fine under that lock only.
-    if name.startswith('wait_event') and ('_lock_irq' in name or '_locked' in name):
-        if lock is not None:
-            held = squash(lock).lstrip('&')
-            if any(held == squash(x).lstrip('&') or held.startswith(squash(x).lstrip('&') + '.')
-                   for x in a):
-                return None
-        return 'direct'
-    if SLEEP_RE.match(name):
-        return 'direct'
-    if name in OUT_NAMES or any(name.startswith(p) for p in OUT_PREFIXES):
-        return 'list'
-    if any(gfp_reclaims(x) for x in a):
-        return 'gfp'
-    return None
+    return sleepclass.direct_sleeper(name, args, lock, OUTSIDE)
+
+
+# From the facts run (cocci/sleep_facts.cocci, run-sleep-check): the call
+# graph of each checked file (file -> list of (line, name, args), or None
+# when there is none for that file), and the sleepers of the other files
+# (name -> chain of [callee, "path:line"] to a direct sleeper): what a file
+# that does not define NAME calls when it calls NAME.
+FACTS_CALLS = {}
+EXTERNAL = {}
+OWN = {}        # file -> {function: chain} from the whole-tree closure
+FACTS_READ = set()
+
+def facts_json(file):
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(file))),
+                        'kseries-facts.json')
+    if path not in FACTS_READ:
+        FACTS_READ.add(path)
+        if os.path.isfile(path):
+            with open(path) as f:
+                j = json.load(f)
+            for k, calls in j.get('calls', {}).items():
+                FACTS_CALLS[k] = [tuple(c) for c in calls]
+            for k, chain in j.get('external', {}).items():
+                EXTERNAL[k] = [tuple(c) for c in chain]
+            for k, own in j.get('own', {}).items():
+                OWN[k] = {fn: [tuple(c) for c in chain] for fn, chain in own.items()}
+
+def facts_calls(file):
+    facts_json(file)
+    return FACTS_CALLS.get(file)
 
 def lock_text(file, pos):
     """The lock expression as written in the source, without a leading '&'."""
@@ -243,7 +161,10 @@ def is_dropping(fn):
     return any(dropping(file, str(fn)) for file in FUNCS)
 
 def chains_for(file):
-    """Fixed point: function -> shortest call chain to a direct sleeper."""
+    """Fixed point: function -> shortest call chain to a direct sleeper,
+    a list of (name, place): place is '' for a call in FILE, "path:line"
+    for a call in another file."""
+    facts_json(file)
     fns = {}
     for (a, b, name) in FUNCS.get(file, []):
         if dropping(file, name):
@@ -252,7 +173,10 @@ def chains_for(file):
             fns[name] = [(n, args, line)
                          for (line, n, args) in (facts_calls(file) or CALLS.get(file, []))
                          if a <= line <= b]
-    chain = {}
+    # seeded with the whole-tree closure (calls through ops structures,
+    # sleepers of other files); the same-file fixed point may shorten them
+    own = OWN.get(file, {})
+    chain = {fn: own[fn] for fn in fns if fn in own and not dropping(file, fn)}
     changed = True
     while changed:
         changed = False
@@ -262,9 +186,11 @@ def chains_for(file):
                 if callee == fn:
                     continue
                 if direct_sleeper(callee, args, None):
-                    cand = [callee]
-                elif callee in chain and fn not in chain[callee]:
-                    cand = [callee] + chain[callee]
+                    cand = [(callee, '')]
+                elif callee in chain and fn not in [n for (n, _) in chain[callee]]:
+                    cand = [(callee, '')] + chain[callee]
+                elif callee not in fns and callee in EXTERNAL:
+                    cand = [(callee, '')] + EXTERNAL[callee]
                 else:
                     continue
                 if best is None or len(cand) < len(best):
@@ -280,7 +206,7 @@ def interesting(f):
         if file not in CHAINS:
             CHAINS[file] = chains_for(file)
     f = str(f)
-    return f in SLEEPERS_SEEN or any(f in c for c in CHAINS.values())
+    return f in SLEEPERS_SEEN or f in EXTERNAL or any(f in c for c in CHAINS.values())
 
 REACH = {}      # (file, lock line) -> last line of an unlock reached from it
 ESCAPE = set()  # (file, lock line): some path reaches the end of the function still locked
@@ -336,10 +262,6 @@ def clean_interesting(f):
 // keeps them fast: an unconstrained F makes spatch track one binding per
 // callee along every path (about 10x slower on binder_alloc.c).
 
-@script:python depends on facts@
-@@
-FACTS_MODE[0] = True
-
 @defs@
 identifier FN;
 position p;
@@ -371,7 +293,7 @@ for q in p:
 if direct_sleeper(str(F), str(ES), None):
     SLEEPERS_SEEN.add(str(F))
 
-@lockops depends on !facts@
+@lockops@
 identifier LK : script:python() { RX0.match(str(LK)) is not None };
 expression E;
 position p;
@@ -383,7 +305,7 @@ E << lockops.E; p << lockops.p;
 @@
 LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'lock', squash(E).lstrip('&')))
 
-@unlockops depends on !facts@
+@unlockops@
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
 expression E;
 position p;
@@ -399,7 +321,7 @@ LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'unlock', squash(E).ls
 // take: its caller holds it) makes on some path from its entry before any
 // unlock. Other functions need no path: every call in their body counts.
 
-@clean depends on !facts exists@
+@clean exists@
 identifier FN : script:python() { is_dropping(FN) };
 identifier F : script:python() { clean_interesting(F) };
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
@@ -426,7 +348,7 @@ add_clean(FN, F, pf)
 // binder_transaction() has three short regions near its start and hundreds
 // of calls after them.
 
-@reach depends on !facts exists@
+@reach exists@
 expression L;
 identifier LK : script:python() { RX2.match(str(LK)) is not None };
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
@@ -443,7 +365,7 @@ p1 << reach.p1; pu << reach.pu;
 k = (p1[0].file, int(p1[0].line))
 REACH[k] = max(REACH.get(k, 0), max(int(q.line) for q in pu))
 
-@escape depends on !facts exists@
+@escape exists@
 identifier FN;
 expression L;
 identifier LK : script:python() { RX2.match(str(LK)) is not None };
@@ -461,7 +383,7 @@ p1 << escape.p1;
 @@
 ESCAPE.add((p1[0].file, int(p1[0].line)))
 
-@wide depends on !facts@
+@wide@
 identifier TL : script:python() { RX3.match(str(TL)) is not None };
 identifier G : script:python() { RX4.match(str(G)) is not None };
 expression L;
@@ -478,7 +400,7 @@ p1 << wide.p1;
 @@
 WIDE.add((p1[0].file, int(p1[0].line)))
 
-@widescoped depends on !facts@
+@widescoped@
 iterator name scoped_guard;
 identifier G : script:python() { RX4.match(str(G)) is not None };
 expression L;
@@ -495,7 +417,7 @@ WIDE.add((p1[0].file, int(p1[0].line)))
 // ---------------------------------------------------------------------------
 // Lock regions.
 
-@region depends on !facts exists@
+@region exists@
 expression L : script:python() { ALIAS_RX.match(squash(str(L))) is None };
 identifier F : script:python() { interesting(F) };
 identifier LK : script:python() { RX2.match(str(LK)) is not None };
@@ -519,7 +441,7 @@ add_region('lock', pl, L, p1, F, p2)
 // a path never leaves a `while (X)` loop through its test: X is not NULL
 // while &X->FLD is held, so that exit is infeasible. The path may enter the
 // loop body (regionxloop).
-@regionx depends on !facts exists@
+@regionx exists@
 identifier X, FLD;
 expression E;
 statement S;
@@ -542,7 +464,7 @@ p2 << regionx.p2;
 @@
 add_region('lock', None, '%s->%s' % (X, FLD), p1, F, p2)
 
-@regionxloop depends on !facts exists@
+@regionxloop exists@
 identifier X, FLD;
 expression E;
 statement S;
@@ -571,7 +493,7 @@ p2 << regionxloop.p2;
 @@
 add_region('lock', None, '%s->%s' % (X, FLD), p1, F, p2)
 
-@tryregion depends on !facts exists@
+@tryregion exists@
 expression L;
 identifier F : script:python() { interesting(F) };
 identifier TL : script:python() { RX3.match(str(TL)) is not None };
@@ -606,7 +528,7 @@ p1 << tryregion.p1; pl << tryregion.pl; L << tryregion.L; F << tryregion.F; p2 <
 @@
 add_region('trylock', pl, L, p1, F, p2)
 
-@guardregion depends on !facts exists@
+@guardregion exists@
 expression L;
 identifier F : script:python() { interesting(F) };
 identifier G : script:python() { RX4.match(str(G)) is not None };
@@ -624,7 +546,7 @@ add_region('guard', pl, L, p1, F, p2)
 
 // The closing braces of the blocks around a guard(); the nearest one after
 // the guard ends its scope. No match: the guard is at function level.
-@guardblock depends on !facts exists@
+@guardblock exists@
 expression L;
 identifier G : script:python() { RX4.match(str(G)) is not None };
 position p1, pe;
@@ -641,7 +563,7 @@ p1 << guardblock.p1; pe << guardblock.pe;
 GUARD_END.setdefault((p1[0].file, int(p1[0].line), int(p1[0].column)), []).append(
     (int(pe[0].line), int(pe[0].column)))
 
-@scopedregion depends on !facts exists@
+@scopedregion exists@
 iterator name scoped_guard;
 expression L;
 identifier F : script:python() { interesting(F) };
@@ -664,9 +586,6 @@ add_region('scoped', pl, L, p1, F, p2)
 
 @finalize:python@
 @@
-if FACTS_MODE[0]:
-    print('KSERIES-FACTS ' + json.dumps({'calls': CALLS}))
-
 # Transitive sleepers, recomputed per file now that every fact is in.
 CHAIN = {}
 for file in FUNCS:
@@ -690,9 +609,12 @@ for (file, lock, lock_line, name, args, line, kind, lock_col) in REGION:
     via = ''
     if not why:
         chain = CHAIN.get((file, name))
+        if not chain and not any(n == name for (a, b, n) in FUNCS.get(file, [])):
+            chain = EXTERNAL.get(name)
         if not chain:
             continue
-        via = ' via ' + ' -> '.join("'%s'" % n for n in [name] + chain)
+        via = ' via ' + ' -> '.join("'%s'%s" % (n, ' (%s)' % w if w else '')
+                                    for (n, w) in [(name, '')] + chain)
     msg = "%s:%d: sleeping call '%s' while holding '%s' (taken at line %d)%s" % (
         file, line, name, lock, lock_line, via)
     if msg not in seen:

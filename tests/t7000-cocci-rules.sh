@@ -18,23 +18,29 @@ else
 fi
 test -f "$BASE_ALLOC" && test_set_prereq BASETREE
 
+# a private facts cache (cocci/sleepfacts.py)
+FACTS=$HOME/facts-cache
+run() { "$RUN" --cache "$FACTS" "$@"; }
+
 # expected CASE: the lines between check-output-start and check-output-end
 expected() {
 	sed -n '/check-output-start/,/check-output-end/p' "$1" | sed '1d;$d'
 }
 
+# The case set is a tree of its own (--tree .): its headers are facts too
+# (xinline.h), and the cross-file cases (xfile-*.c, xops-*.c) see each
+# other through the whole-tree closure.
 test_expect_success SPATCH 'every case file gives its expected findings' '
-	cp "$CASES"/*.c . &&
-	for c in *.c; do expected "$c"; done | sort -t: -k1,1 -k2,2n >expect &&
-	rc=0 && "$RUN" *.c >actual || rc=$? &&
+	mkdir cases && cp "$CASES"/*.c "$CASES"/*.h cases/ &&
+	(cd cases && for c in *.c; do expected "$c"; done) | sort -t: -k1,1 -k2,2n >expect &&
+	rc=0 && (cd cases && run --tree . *.c) >actual || rc=$? &&
 	test "$rc" -eq 1 &&
 	test_cmp expect actual
 '
 
 test_expect_success SPATCH 'precision and recall over the case set' '
-	cp "$CASES"/*.c . &&
-	for c in *.c; do expected "$c"; done | sort >expect &&
-	{ "$RUN" *.c || test $? -eq 1; } | sort >actual &&
+	(cd cases && for c in *.c; do expected "$c"; done) | sort >expect &&
+	{ (cd cases && run --tree . *.c) || test $? -eq 1; } | sort >actual &&
 	tp=$(comm -12 expect actual | wc -l) &&
 	fp=$(comm -13 expect actual | wc -l) &&
 	fn=$(comm -23 expect actual | wc -l) &&
@@ -45,12 +51,47 @@ test_expect_success SPATCH 'precision and recall over the case set' '
 	test "$tp" -gt 0
 ' 3>&1
 
+test_expect_success SPATCH 'the facts are cached by content: a second run gives the same' '
+	n=$(ls cases/*.[ch] | wc -l) &&
+	test "$(find "$FACTS/files" -name "*.json" | wc -l)" -eq "$n" &&
+	{ (cd cases && run --stats --tree . *.c) 2>stats || test $? -eq 1; } | sort >again &&
+	test_cmp actual again &&
+	grep "^run-sleep-check: facts: $n files, 0 given to spatch;" stats
+'
+
+test_expect_success SPATCH 'a changed file is the only one run again; its new facts count' '
+	cp -r cases changed &&
+	sed -i "s/^	mutex_lock(&x->m);/	spin_lock(\&x->lock);/" changed/xfile-callee.c &&
+	rc=0 && (cd changed && run --stats --tree . xfile-caller.c) >out 2>stats || rc=$? &&
+	test "$rc" -eq 1 &&
+	grep "^run-sleep-check: facts: [0-9]* files, 1 given to spatch;" stats &&
+	test_line_count = 1 out &&
+	grep "^xfile-caller.c:35: sleeping call .xf_gfp." out
+'
+
+test_expect_success SPATCH 'without --tree: the given files still see each other, headers are not read' '
+	(cd cases && run xfile-caller.c xfile-callee.c xinline.c) >plain || test $? -eq 1 &&
+	grep "^xfile-caller.c:26: .* via .xf_helper. -> .xf_inner. (xfile-callee.c:19) -> .mutex_lock. (xfile-callee.c:13)\$" plain &&
+	! grep "^xinline.c" plain
+'
+
+test_expect_success SPATCH '--scope narrows the tree, bad options are usage errors' '
+	(cd cases && run --tree . --scope xinline.h xinline.c) >scoped || test $? -eq 1 &&
+	grep "^xinline.c:13: .* via .xi_sync. -> .down_write. (xinline.h:6)\$" scoped &&
+	(cd cases && run --tree . --scope xfile-callee.c xinline.c) >scoped2 || test $? -eq 1 &&
+	! grep "^xinline.c" scoped2 &&
+	test_expect_code 129 run --scope x xinline.c &&
+	test_expect_code 129 run --jobs 0 xinline.c &&
+	test_expect_code 2 run --tree does-not-exist xinline.c 2>err &&
+	grep "cannot open" err
+'
+
 # The spinlock fixtures: v1 (the seed RFC) and v2 (the whole
 # series/binder-alloc-spinlock/v2 applied with git am).
 for v in v1 v2; do
 	test_expect_success SPATCH "binder_alloc.c with the $v spinlock series: no finding" '
 		cp "$CASES"/binder_alloc-spinlock-'$v'.c . &&
-		"$RUN" binder_alloc-spinlock-'$v'.c >actual &&
+		run binder_alloc-spinlock-'$v'.c >actual &&
 		test ! -s actual
 	'
 
@@ -65,7 +106,7 @@ for v in v1 v2; do
 		s = s.replace(b, b + "\tspin_unlock(&alloc->lock);\n")
 		open(sys.argv[2], "w").write(s)
 		EOF
-		test_expect_code 1 "$RUN" moved.c >actual &&
+		test_expect_code 1 run moved.c >actual &&
 		test_line_count = 1 actual &&
 		grep "^moved.c:[0-9]*: sleeping call .zap_vma_range. while holding .alloc->lock. (taken at line [0-9]*)\$" actual
 	'
@@ -73,23 +114,23 @@ done
 
 test_expect_success SPATCH,BASETREE 'unpatched 7.2.13 binder_alloc.c (mutex): no finding' '
 	cp "$BASE_ALLOC" binder_alloc.c &&
-	"$RUN" binder_alloc.c >actual &&
+	run binder_alloc.c >actual &&
 	test ! -s actual
 '
 
 test_expect_success 'a missing spatch is an error, not silence' '
 	echo "void f(void) { }" >f.c &&
-	test_expect_code 2 env SPATCH=/nonexistent/spatch "$RUN" f.c 2>err &&
+	test_expect_code 2 env SPATCH=/nonexistent/spatch "$RUN" --cache "$FACTS" f.c 2>err &&
 	grep "cannot run" err
 '
 
 test_expect_success SPATCH 'a failing spatch is an error' '
 	echo "void f(void) { }" >f.c &&
-	test_expect_code 2 env SPATCH=false "$RUN" f.c
+	test_expect_code 2 env SPATCH=false "$RUN" --cache "$FACTS" f.c
 '
 
 test_expect_success 'a missing input is an error' '
-	test_expect_code 2 "$RUN" does-not-exist.c
+	test_expect_code 2 run does-not-exist.c
 '
 
 test_done

@@ -1,0 +1,296 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Whole-tree sleep facts: per-file facts from sleep_facts.cocci, cached by
+content, and the closure over them (which functions may sleep, with the
+shortest chain to a direct sleeper, in any file).
+
+Cache layout (DIR is $KSERIES_CACHE/cocci-facts unless told otherwise):
+
+    DIR/files/RULES/XX/BLOB.json   one file's facts; BLOB is the git blob
+                                   id of its content, RULES a hash of the
+                                   facts rule, its macros and the spatch
+                                   command: a file is passed to spatch once
+    DIR/TREE/closure.json          the closure of one set of files; TREE
+                                   is a hash of RULES, sleepers.txt and
+                                   every (path, blob) of the set
+
+Resolution of a call by name from file P: a function of that name defined
+in P; else every definition in a header and every non-static one in a .c
+file (the union: some definition may sleep). A call through a struct
+member, E->fld(...) or E->m->fld(...), where spatch knows the struct type
+of E: the functions stored in that member of that struct type anywhere in
+the set (`.fld = fn` initializers, `E->fld = fn` assignments); never a
+guess from the member name alone. A function with a gfp_t parameter sleeps
+or not by its GFP argument (the rules' GFP check, at each call): it is not
+a sleeper through its body. A function whose first operation on some lock
+is an unlock runs with its caller holding that lock: never a sleeper here
+(the rules look at its paths when it is in the checked file).
+"""
+
+import hashlib
+import heapq
+import json
+import os
+import re
+import subprocess
+import sys
+
+import sleepclass
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FACTS_COCCI = os.path.join(HERE, 'sleep_facts.cocci')
+MACROS = os.path.join(HERE, 'sleep_in_atomic.h')
+BATCH = 64
+
+
+class FactsError(Exception):
+    pass
+
+
+def blob_id(data):
+    h = hashlib.sha1(b'blob %d\0' % len(data))
+    h.update(data)
+    return h.hexdigest()
+
+
+def rules_id(spatch):
+    h = hashlib.sha1()
+    for p in (FACTS_COCCI, MACROS, os.path.abspath(__file__)):
+        with open(p, 'rb') as f:
+            h.update(f.read())
+    h.update(' '.join(spatch).encode())
+    return h.hexdigest()[:16]
+
+
+def atomic_write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = '%s.tmp.%d' % (path, os.getpid())
+    with open(tmp, 'w') as f:
+        f.write(text)
+    os.rename(tmp, path)
+
+
+def scope_files(root, scope):
+    """The .c and .h files under the SCOPE paths (relative to ROOT), sorted."""
+    out = []
+    for s in scope:
+        p = os.path.join(root, s)
+        if os.path.isfile(p):
+            out.append(os.path.normpath(s))
+            continue
+        if not os.path.isdir(p):
+            raise FactsError("cannot open '%s'" % p)
+        for d, dirs, names in os.walk(p):
+            dirs[:] = sorted(x for x in dirs if not x.startswith('.'))
+            for n in sorted(names):
+                if n.endswith(('.c', '.h')):
+                    out.append(os.path.normpath(os.path.relpath(os.path.join(d, n), root)))
+    return sorted(set(out))
+
+
+def _spatch_batches(spatch, root, batches, jobs, log):
+    """Runs spatch over each batch (at most JOBS at once); yields the facts
+    of each file."""
+    cmd = spatch + ['--sp-file', FACTS_COCCI, '--macro-file', MACROS,
+                    '--no-includes', '--very-quiet']
+    running = []
+    pending = list(batches)
+
+    def reap(proc, batch):
+        out, err = proc.communicate()
+        if proc.returncode != 0 or re.search(r'Python failure|Traceback', err):
+            sys.stderr.write(err)
+            raise FactsError("'%s' failed on the facts rule (exit %d)" %
+                             (spatch[0], proc.returncode))
+        got = {}
+        for line in out.splitlines():
+            if line.startswith('KSERIES-FILEFACTS '):
+                d = json.loads(line[len('KSERIES-FILEFACTS '):])
+                got[d.pop('file')] = d
+        if log:
+            log('facts: %d files' % len(batch))
+        return [(p, got.get(p, {})) for p in batch]
+
+    while pending or running:
+        while pending and len(running) < jobs:
+            batch = pending.pop(0)
+            try:
+                proc = subprocess.Popen(cmd + batch, cwd=root, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, universal_newlines=True)
+            except OSError as e:
+                raise FactsError("cannot run '%s': %s" % (spatch[0], e.strerror))
+            running.append((proc, batch))
+        proc, batch = running.pop(0)
+        for item in reap(proc, batch):
+            yield item
+
+
+def file_facts(spatch, root, paths, cache, jobs=2, log=None):
+    """Facts of each path (relative to ROOT): {path: facts}. Files already
+    in the cache (same content, same rules) are not given to spatch.
+    Returns (facts, blobs, number of files run)."""
+    rid = rules_id(spatch)
+    facts, blobs, todo = {}, {}, []
+    for p in paths:
+        try:
+            with open(os.path.join(root, p), 'rb') as f:
+                blobs[p] = blob_id(f.read())
+        except OSError as e:
+            raise FactsError("cannot open '%s': %s" % (p, e.strerror))
+        c = os.path.join(cache, 'files', rid, blobs[p][:2], blobs[p] + '.json') if cache else None
+        if c and os.path.isfile(c):
+            with open(c) as f:
+                facts[p] = json.load(f)
+        else:
+            todo.append(p)
+    batches = [todo[i:i + BATCH] for i in range(0, len(todo), BATCH)]
+    for p, d in _spatch_batches(spatch, root, batches, jobs, log):
+        facts[p] = d
+        if cache:
+            b = blobs[p]
+            atomic_write(os.path.join(cache, 'files', rid, b[:2], b + '.json'),
+                         json.dumps(d, sort_keys=True))
+    return facts, blobs, len(todo)
+
+
+def _functions(d):
+    """(start, end, name) of each definition, ends at the next start."""
+    starts = sorted(set((int(l), n) for (n, l, _) in d.get('defs', [])))
+    return [(a, (starts[i + 1][0] - 1) if i + 1 < len(starts) else 10 ** 9, n)
+            for i, (a, n) in enumerate(starts)]
+
+
+def _dropping(d, a, b):
+    first = {}
+    for (line, op, text) in sorted(d.get('locks', [])):
+        if a <= line <= b and text not in first:
+            first[text] = op
+    return 'unlock' in first.values()
+
+
+def closure(facts, outside):
+    """Which functions may sleep. Returns {name: chain} for the names a
+    file that does not define them resolves (headers, non-static
+    definitions), and {(path, name): chain} for every definition; a chain
+    is a list of [name, "path:line"], from the first call to the direct
+    sleeper, each with the place of its call (an ops call has the element
+    'TYPE.member' at the call, then the function stored there, at the
+    initializer or assignment)."""
+    local = {}          # path -> {name: node}
+    glob = {}           # name -> [node]
+    gfpfn = set()
+    nodes = []          # (path, start, end, name)
+    members, inits = {}, {}
+    for path in sorted(facts):
+        d = facts[path]
+        statics = set((n, int(l)) for (n, l) in d.get('static', []))
+        gfpfn.update(d.get('gfpdefs', []))
+        for (a, b, n) in _functions(d):
+            node = len(nodes)
+            nodes.append((path, a, b, n))
+            local.setdefault(path, {}).setdefault(n, []).append(node)
+            if path.endswith('.h') or (n, a) not in statics:
+                glob.setdefault(n, []).append(node)
+        for (s, m, t) in d.get('members', []):
+            members.setdefault((s, m), set()).add(t)
+        for it in d.get('inits', []):
+            s, fld, fn = it[0], it[1], it[2]
+            line = int(it[3]) if len(it) > 3 else 0
+            inits.setdefault((s, fld), set()).add((fn, path, line))
+
+    def resolve(path, name):
+        return local.get(path, {}).get(name) or glob.get(name, [])
+
+    direct = {}         # node -> chain
+    edges = {}          # target node -> [(caller node, elems)]
+    for node, (path, a, b, n) in enumerate(nodes):
+        d = facts[path]
+        if sleepclass.NOT_SLEEP_RE.search(n) or n in gfpfn or n in sleepclass.CONDITIONAL:
+            continue
+        if _dropping(d, a, b):
+            continue
+        for (line, callee, args) in sorted(d.get('calls', [])):
+            if not a <= line <= b or callee == n:
+                continue
+            loc = '%s:%d' % (path, line)
+            if callee in sleepclass.CONDITIONAL:
+                continue
+            if sleepclass.direct_sleeper(callee, args, None, outside):
+                if node not in direct:
+                    direct[node] = [[callee, loc]]
+                continue
+            if sleepclass.NOT_SLEEP_RE.search(callee) or callee in gfpfn:
+                continue
+            for t in resolve(path, callee):
+                if t != node:
+                    edges.setdefault(t, []).append((node, [[callee, loc]]))
+        for (line, t, m, fld) in d.get('ocalls', []):
+            if not a <= line <= b:
+                continue
+            types = members.get((t, m), set()) if m else {t}
+            for t2 in sorted(types):
+                for (fn, ipath, iline) in sorted(inits.get((t2, fld), set())):
+                    for tgt in resolve(ipath, fn):
+                        if tgt != node:
+                            edges.setdefault(tgt, []).append(
+                                (node, [['%s.%s' % (t2, fld), '%s:%d' % (path, line)],
+                                        [fn, '%s:%d' % (ipath, iline)]]))
+
+    # shortest chains: Dijkstra from the direct sleepers, backwards
+    chain = {}
+    heap = [(1, node, direct[node]) for node in sorted(direct)]
+    heapq.heapify(heap)
+    while heap:
+        k, node, c = heapq.heappop(heap)
+        if node in chain:
+            continue
+        chain[node] = c
+        for (caller, elems) in edges.get(node, []):
+            if caller not in chain:
+                heapq.heappush(heap, (k + len(elems), caller, elems + c))
+
+    by_name = {}
+    for name, ns in glob.items():
+        best = None
+        for node in ns:
+            if node in chain and (best is None or len(chain[node]) < len(best)):
+                best = chain[node]
+        if best is not None:
+            by_name[name] = best
+    per_def = {(nodes[i][0], nodes[i][3]): c for i, c in chain.items()}
+    return by_name, per_def, sorted(gfpfn)
+
+
+def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=None):
+    """Facts of the files under SCOPE (and the EXTRA files) of ROOT,
+    closed; cached under CACHE/TREE/. Returns (by_name, by_def, facts,
+    stats): by_def is {path: {name: chain}} for every definition that may
+    sleep."""
+    paths = sorted(set(scope_files(root, scope)) | set(extra))
+    facts, blobs, ran = file_facts(spatch, root, paths, cache, jobs, log)
+    outside_text = ''
+    if outside_path:
+        with open(outside_path) as f:
+            outside_text = f.read()
+    h = hashlib.sha1(rules_id(spatch).encode())
+    h.update(outside_text.encode())
+    for p in paths:
+        h.update(('%s %s\n' % (p, blobs[p])).encode())
+    tid = h.hexdigest()
+    cpath = os.path.join(cache, tid, 'closure.json') if cache else None
+    j = None
+    if cpath and os.path.isfile(cpath):
+        with open(cpath) as f:
+            j = json.load(f)
+    if j is None:
+        by_name, per_def, gfpfn = closure(facts, sleepclass.load_outside(outside_path))
+        j = {'files': len(paths), 'by_name': by_name, 'gfp_functions': gfpfn,
+             'by_def': {'%s\t%s' % k: c for k, c in sorted(per_def.items())}}
+        if cpath:
+            atomic_write(cpath, json.dumps(j, sort_keys=True))
+    by_def = {}
+    for k, c in j['by_def'].items():
+        path, name = k.split('\t', 1)
+        by_def.setdefault(path, {})[name] = c
+    stats = {'files': len(paths), 'ran': ran, 'tree': tid, 'sleepers': len(j['by_name']),
+             'sleeping_definitions': len(j['by_def'])}
+    return j['by_name'], by_def, facts, stats
