@@ -92,6 +92,8 @@ char *finding_id(const struct finding *f)
 {
 	GString *s = g_string_new(NULL);
 	bool space = false;
+	/* the cocci chain's places, "(file:LINE)", are lines too */
+	bool places = !strcmp(f->tool, "cocci");
 
 	g_string_append_printf(s, "%s|%s|", f->tool, f->file);
 	for (const char *p = f->message; *p; p++) {
@@ -107,6 +109,17 @@ char *finding_id(const struct finding *f)
 				p++;
 			g_string_append_c(s, 'N');
 			continue;
+		}
+		if (places && *p == ':' && g_ascii_isdigit(p[1])) {
+			const char *q = p + 1;
+
+			while (g_ascii_isdigit(*q))
+				q++;
+			if (*q == ')') {
+				g_string_append(s, ":N");
+				p = q - 1;
+				continue;
+			}
 		}
 		g_string_append_c(s, *p);
 	}
@@ -971,6 +984,22 @@ static int run_cocci(struct check_ctx *ctx, GPtrArray *cfiles,
 	int ret = 0;
 
 	g_ptr_array_add(argv, runner);
+	/*
+	 * The facts of the touched files' directories (cached by content: the
+	 * base's are reused for the series, only the files it changes are
+	 * read again): a sleeper in another file is seen, with its chain.
+	 * KSERIES_COCCI_SCOPE widens it (cocci/README.md).
+	 */
+	g_ptr_array_add(argv, g_strdup("--tree"));
+	g_ptr_array_add(argv, g_strdup("."));
+	g_ptr_array_add(argv, g_strdup("--cache"));
+	g_ptr_array_add(argv, g_build_filename(cache_dir(), "cocci-facts", NULL));
+	for (guint i = 0; i < cfiles->len; i++) {
+		char *dir = g_path_get_dirname(cfiles->pdata[i]);
+
+		g_ptr_array_add(argv, g_strdup("--scope"));
+		g_ptr_array_add(argv, dir);
+	}
 	for (guint i = 0; i < cfiles->len; i++)
 		g_ptr_array_add(argv, g_strdup(cfiles->pdata[i]));
 	g_ptr_array_add(argv, NULL);

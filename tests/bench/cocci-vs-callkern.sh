@@ -1,15 +1,25 @@
 #!/bin/bash
 # tests/bench/cocci-vs-callkern.sh - our sleep_in_atomic rules against the
 # kernel's scripts/coccinelle/locks/call_kern.cocci, on the same files, in
-# one run: wall time of each, findings of each, and the time ratio.
+# one run: time of each (wall and CPU, user+sys of spatch and its
+# children), findings of each, and the CPU time ratio; the facts pass
+# alone; and the precision of the base-tree triage in cocci/TRIAGE.md.
 #
 # usage: tests/bench/cocci-vs-callkern.sh [FILE|DIR]...
 # default: the base tree's drivers/android/*.c and cocci/tests/*.c
+#
+# run-sleep-check runs with --tree over the base tree and --scope
+# drivers/android (the check stage's scope for a binder series): once with
+# an empty facts cache (cold: the facts of drivers/android are computed)
+# and once with it filled (warm: what `kseries check` does after the
+# base's run, the facts are per base commit).
+# COCCI_BENCH_FACTS_SCOPE (':' between paths, default drivers/android):
+# the paths of the base tree whose facts pass is timed alone.
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${KSERIES_CACHE:-$HOME/.cache/kseries}
-linux=$cache/linux
+linux=${KSERIES_TREE:-$cache/linux}
 callkern=$linux/scripts/coccinelle/locks/call_kern.cocci
 test -f "$callkern" || { echo "cocci-vs-callkern: error: cannot open '$callkern'" >&2; exit 2; }
 
@@ -20,37 +30,72 @@ if [ $# -eq 0 ]; then
 	set -- "$linux"/drivers/android/*.c "$src"/cocci/tests/*.c
 fi
 
-now() { date +%s.%N; }
+# timed NAME CMD...: runs CMD, keeps rc; NAME.t holds "wall user sys"
+timed() {
+	local name=$1
+	shift
+	local rc=0
+	/usr/bin/time -f '%e %U %S' -o "$tmp/$name.t" "$@" || rc=$?
+	return $rc
+}
+cpu() { awk '{ printf "%.2f", $2 + $3 }' "$tmp/$1.t"; }
+wall() { awk '{ printf "%.2f", $1 }' "$tmp/$1.t"; }
 
-t0=$(now)
+ours() {
+	"$src/cocci/run-sleep-check" --cache "$tmp/facts" --tree "$linux" \
+		--scope drivers/android "$@"
+}
+
 rc=0
-"$src/cocci/run-sleep-check" "$@" >"$tmp/ours" || rc=$?
-t1=$(now)
+timed cold ours "$@" >"$tmp/ours" || rc=$?
 [ "$rc" -le 1 ] || { echo "cocci-vs-callkern: error: run-sleep-check failed ($rc)" >&2; exit 2; }
+rc=0
+timed warm ours "$@" >"$tmp/ours.warm" || rc=$?
+[ "$rc" -le 1 ] || { echo "cocci-vs-callkern: error: run-sleep-check failed ($rc)" >&2; exit 2; }
+cmp -s "$tmp/ours" "$tmp/ours.warm" ||
+	{ echo "cocci-vs-callkern: error: warm and cold runs differ" >&2; exit 2; }
 
 # call_kern.cocci's own options line: --no-includes --include-headers
 rc=0
-"${SPATCH:-spatch}" --sp-file "$callkern" -D report --no-includes --include-headers \
+timed theirs "${SPATCH:-spatch}" --sp-file "$callkern" -D report --no-includes --include-headers \
 	--macro-file "$src/cocci/sleep_in_atomic.h" --very-quiet "$@" >"$tmp/theirs" 2>"$tmp/theirs.err" || rc=$?
-t2=$(now)
 [ "$rc" -eq 0 ] || { cat "$tmp/theirs.err" >&2; echo "cocci-vs-callkern: error: spatch call_kern.cocci failed ($rc)" >&2; exit 2; }
 
-ours_t=$(echo "$t1 - $t0" | bc -l)
-theirs_t=$(echo "$t2 - $t1" | bc -l)
 ours_n=$(wc -l <"$tmp/ours")
 theirs_n=$(grep -c 'ERROR: function' "$tmp/theirs" || true)
 
-printf '%-28s %10s %10s\n' '' 'sleep_in_atomic' 'call_kern'
-printf '%-28s %10.2fs %10.2fs\n' 'wall time' "$ours_t" "$theirs_t"
-printf '%-28s %10d %10d\n' 'findings (all files)' "$ours_n" "$theirs_n"
+printf '%-28s %12s %12s %12s\n' '' 'ours (cold)' 'ours (warm)' 'call_kern'
+printf '%-28s %11ss %11ss %11ss\n' 'wall time' "$(wall cold)" "$(wall warm)" "$(wall theirs)"
+printf '%-28s %11ss %11ss %11ss\n' 'CPU time (user+sys)' "$(cpu cold)" "$(cpu warm)" "$(cpu theirs)"
+printf '%-28s %12d %12d %12d\n' 'findings (all files)' "$ours_n" "$ours_n" "$theirs_n"
 for f in "$@"; do
 	b=$(basename "$f")
 	o=$(grep -c "^$f:" "$tmp/ours" || true)
 	t=$(grep -c "^$f:" "$tmp/theirs" || true)
-	printf '  %-26s %10d %10d\n' "$b" "$o" "$t"
+	printf '  %-26s %12d %12s %12d\n' "$b" "$o" '' "$t"
 done
-printf 'time ratio (ours / call_kern): %.2f\n' "$(echo "$ours_t / $theirs_t" | bc -l)"
+printf 'CPU time ratio (ours / call_kern): cold %.2f, warm %.2f\n' \
+	"$(echo "$(cpu cold) / $(cpu theirs)" | bc -l)" "$(echo "$(cpu warm) / $(cpu theirs)" | bc -l)"
+printf 'load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 echo '--- sleep_in_atomic findings'
 cat "$tmp/ours"
 echo '--- call_kern findings'
 grep 'ERROR: function' "$tmp/theirs" || true
+
+# The facts pass alone, on an empty cache.
+IFS=: read -r -a fscope <<<"${COCCI_BENCH_FACTS_SCOPE:-drivers/android}"
+timed facts "$src/cocci/sleepfacts.py" --cache "$tmp/facts-only" "$linux" "${fscope[@]}" >"$tmp/facts.out"
+echo "--- facts pass over ${fscope[*]} of the base tree (--jobs 2, empty cache)"
+printf 'wall %ss, CPU %ss: %s\n' "$(wall facts)" "$(cpu facts)" "$(head -1 "$tmp/facts.out")"
+
+# The triage of the base tree: each finding one table row whose verdict
+# column is "real" or "false positive".
+triage=$src/cocci/TRIAGE.md
+if [ -f "$triage" ]; then
+	real=$(grep -c '^| [^|]* | real |' "$triage" || true)
+	fp=$(grep -c '^| [^|]* | false positive |' "$triage" || true)
+	echo "--- triage (cocci/TRIAGE.md)"
+	printf 'reported %d, real %d, false positives %d, precision (real / reported) %s\n' \
+		"$((real + fp))" "$real" "$fp" \
+		"$(awk -v r="$real" -v f="$fp" 'BEGIN { printf "%.2f", (r + f) ? r / (r + f) : 0 }')"
+fi
