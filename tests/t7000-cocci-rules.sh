@@ -9,7 +9,7 @@ CASES=$SRC_DIR/cocci/tests
 RUN=$SRC_DIR/cocci/run-sleep-check
 # lib.sh moves HOME into the scratch directory; find the real cache.
 real_home=$(getent passwd "$(id -u)" | cut -d: -f6)
-BASE_ALLOC=${KSERIES_CACHE:-$real_home/.cache/kseries}/linux/drivers/android/binder_alloc.c
+BASE_ALLOC=${KSERIES_TREE:-${KSERIES_CACHE:-$real_home/.cache/kseries}/linux}/drivers/android/binder_alloc.c
 
 if command -v "${SPATCH:-spatch}" >/dev/null 2>&1 || test -n "${SPATCH:-}"; then
 	test_set_prereq SPATCH
@@ -131,6 +131,67 @@ test_expect_success SPATCH 'a failing spatch is an error' '
 
 test_expect_success 'a missing input is an error' '
 	test_expect_code 2 run does-not-exist.c
+'
+
+# kseries check's cocci stage: a call, added under a spinlock in binder.c,
+# of a binder_alloc.c function that sleeps (mutex_lock) is reported with
+# the chain and its place in the other file; the place's line is no part
+# of the finding's identity.
+if test_have_prereq TREE && test_have_prereq SPATCH; then
+	test_set_prereq CHECK
+	export KSERIES_CHECK_WORKTREE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/wt/kseries-test
+fi
+
+# xpatch OUT SHIFT: the patch adding binder_demo_release() to binder.c;
+# with SHIFT, it also adds SHIFT comment lines at the top of binder_alloc.c.
+xpatch() {
+	for f in binder.c binder_alloc.c; do
+		git -C "$KSERIES_TREE" show v7.2.13:drivers/android/$f >old-$f || return 1
+		cp old-$f new-$f
+	done
+	cat >>new-binder.c <<-\EOF
+	static void binder_demo_release(struct binder_proc *proc,
+					struct binder_buffer *buffer)
+	{
+		spin_lock(&proc->inner_lock);
+		binder_alloc_free_buf(&proc->alloc, buffer);
+		spin_unlock(&proc->inner_lock);
+	}
+	EOF
+	if [ "$2" -gt 0 ]; then
+		{ sed -n 1p old-binder_alloc.c; for i in $(seq "$2"); do echo "/* shift $i */"; done;
+		  sed 1d old-binder_alloc.c; } >new-binder_alloc.c
+	fi
+	{
+		printf "From: A U Thor <author@example.invalid>\nDate: Mon, 30 Nov 2026 10:00:00 +0000\n"
+		printf "Subject: [PATCH] binder: demo release\n\nA sleeping call under a spinlock.\n\n"
+		printf "Signed-off-by: A U Thor <author@example.invalid>\n---\n"
+		for f in binder.c binder_alloc.c; do
+			diff -u --label a/drivers/android/$f --label b/drivers/android/$f old-$f new-$f
+		done
+		printf -- "-- \n2.39.5\n"
+	} >"$1"
+	return 0
+}
+
+test_expect_success CHECK 'check: a cross-file sleeper is reported with its chain; the places are not identity' '
+	for n in 0 3; do
+		mkdir -p store/series/x$n/v1 &&
+		printf "[series]\n\ttitle = t\n\tbase = v7.2.13\n\tprefix = PATCH\n" \
+			>store/series/x$n/series.conf &&
+		xpatch store/series/x$n/v1/0001-demo.patch $n || return 1
+	done &&
+	cd store &&
+	test_expect_code 1 kseries check x0 --stage cocci >out &&
+	grep "x0  *v1  cocci      fail   1" out &&
+	test_expect_code 1 kseries check x0 --stage cocci --json >x0.json &&
+	test_expect_code 1 kseries check x3 --stage cocci --json >x3.json &&
+	grep "\"message\": \"sleeping call .binder_alloc_free_buf. while holding .proc->inner_lock. (taken at line [0-9]*) via .binder_alloc_free_buf. -> .mutex_lock. (drivers/android/binder_alloc.c:875)\"" x0.json &&
+	grep "\"message\": .* -> .mutex_lock. (drivers/android/binder_alloc.c:878)\"" x3.json &&
+	grep "\"id\": \"cocci|drivers/android/binder.c|.*(drivers/android/binder_alloc.c:N)\"" x0.json >id0 &&
+	grep "\"id\": \"cocci|drivers/android/binder.c|.*(drivers/android/binder_alloc.c:N)\"" x3.json >id3 &&
+	test_line_count = 1 id0 &&
+	test_cmp id0 id3
 '
 
 test_done
