@@ -159,6 +159,61 @@ def _spatch_batches(spatch, root, batches, jobs, log):
             yield item
 
 
+def top_blocks(text):
+    """(line of '{', line of its '}') of each top-level brace block of C
+    source, comments, strings and character constants skipped."""
+    out, depth, line, i, n = [], 0, 1, 0, len(text)
+    start = 0
+    while i < n:
+        c = text[i]
+        if c == '\n':
+            line += 1
+        elif c == '/' and text.startswith('//', i):
+            j = text.find('\n', i)
+            i = n if j < 0 else j
+            continue
+        elif c == '/' and text.startswith('/*', i):
+            j = text.find('*/', i + 2)
+            j = n if j < 0 else j + 2
+            line += text.count('\n', i, j)
+            i = j
+            continue
+        elif c in '"\'':
+            j = i + 1
+            while j < n and text[j] != c and text[j] != '\n':
+                j += 2 if text[j] == '\\' else 1
+            line += text.count('\n', i, min(j, n))
+            i = j + 1
+            continue
+        elif c == '{':
+            if depth == 0:
+                start = line
+            depth += 1
+        elif c == '}' and depth > 0:
+            depth -= 1
+            if depth == 0:
+                out.append((start, line))
+        i += 1
+    return out
+
+
+def add_ends(d, data):
+    """d['ends']: [start, end] of each definition, the end the '}' that
+    closes the first top-level block after its name (functions in headers
+    are far apart: "up to the next definition" would give them the
+    prototypes and macros between)."""
+    blocks = top_blocks(data.decode('utf-8', 'replace'))
+    ends = []
+    for (n, l, _) in d.get('defs', []):
+        for (a, b) in blocks:
+            if a >= int(l):
+                if a - int(l) <= 30:
+                    ends.append([int(l), b])
+                break
+    d['ends'] = sorted(set(tuple(e) for e in ends))
+    d['ends'] = [list(e) for e in d['ends']]
+
+
 def file_facts(spatch, root, paths, cache, jobs=2, log=None):
     """Facts of each path (relative to ROOT): {path: facts}. Files already
     in the cache (same content, same rules) are not given to spatch.
@@ -168,17 +223,23 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None):
     for p in paths:
         try:
             with open(os.path.join(root, p), 'rb') as f:
-                blobs[p] = blob_id(f.read())
+                data = f.read()
         except OSError as e:
             raise FactsError("cannot open '%s': %s" % (p, e.strerror))
+        blobs[p] = blob_id(data)
         c = os.path.join(cache, 'files', rid, blobs[p][:2], blobs[p] + '.json') if cache else None
         if c and os.path.isfile(c):
             with open(c) as f:
                 facts[p] = json.load(f)
+            if 'ends' not in facts[p]:
+                add_ends(facts[p], data)
+                atomic_write(c, json.dumps(facts[p], sort_keys=True))
         else:
             todo.append(p)
     batches = [todo[i:i + BATCH] for i in range(0, len(todo), BATCH)]
     for p, d in _spatch_batches(spatch, root, batches, jobs, log):
+        with open(os.path.join(root, p), 'rb') as f:
+            add_ends(d, f.read())
         facts[p] = d
         if cache:
             b = blobs[p]
@@ -188,10 +249,15 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None):
 
 
 def _functions(d):
-    """(start, end, name) of each definition, ends at the next start."""
+    """(start, end, name) of each definition: up to its closing brace
+    (add_ends), and never past the next definition."""
     starts = sorted(set((int(l), n) for (n, l, _) in d.get('defs', [])))
-    return [(a, (starts[i + 1][0] - 1) if i + 1 < len(starts) else 10 ** 9, n)
-            for i, (a, n) in enumerate(starts)]
+    ends = dict((int(a), int(b)) for (a, b) in d.get('ends', []))
+    out = []
+    for i, (a, n) in enumerate(starts):
+        b = (starts[i + 1][0] - 1) if i + 1 < len(starts) else 10 ** 9
+        out.append((a, min(b, ends.get(a, b)), n))
+    return out
 
 
 def _dropping(d, a, b):
@@ -306,7 +372,7 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
     if outside_path:
         with open(outside_path) as f:
             outside_text = f.read()
-    h = hashlib.sha1(rules_id(spatch).encode())
+    h = hashlib.sha1(('closure 2 ' + rules_id(spatch)).encode())
     h.update(outside_text.encode())
     for p in paths:
         h.update(('%s %s\n' % (p, blobs[p])).encode())
