@@ -74,7 +74,8 @@ def direct_sleeper(name, args, lock):
 # (name -> chain of [callee, "path:line"] to a direct sleeper): what a file
 # that does not define NAME calls when it calls NAME.
 FACTS_CALLS = {}
-EXTERNAL = {}
+EXTERNAL = {}   # file -> {name: chain}
+EXTERNAL_NAMES = set()
 OWN = {}        # file -> {function: chain} from the whole-tree closure
 FACTS_READ = set()
 
@@ -88,8 +89,9 @@ def facts_json(file):
                 j = json.load(f)
             for k, calls in j.get('calls', {}).items():
                 FACTS_CALLS[k] = [tuple(c) for c in calls]
-            for k, chain in j.get('external', {}).items():
-                EXTERNAL[k] = [tuple(c) for c in chain]
+            for k, ext in j.get('external', {}).items():
+                EXTERNAL[k] = {n: [tuple(c) for c in chain] for n, chain in ext.items()}
+                EXTERNAL_NAMES.update(ext)
             for k, own in j.get('own', {}).items():
                 OWN[k] = {fn: [tuple(c) for c in chain] for fn, chain in own.items()}
 
@@ -189,8 +191,8 @@ def chains_for(file):
                     cand = [(callee, '')]
                 elif callee in chain and fn not in [n for (n, _) in chain[callee]]:
                     cand = [(callee, '')] + chain[callee]
-                elif callee not in fns and callee in EXTERNAL:
-                    cand = [(callee, '')] + EXTERNAL[callee]
+                elif callee not in fns and callee in EXTERNAL.get(file, {}):
+                    cand = [(callee, '')] + EXTERNAL[file][callee]
                 else:
                     continue
                 if best is None or len(cand) < len(best):
@@ -206,7 +208,7 @@ def interesting(f):
         if file not in CHAINS:
             CHAINS[file] = chains_for(file)
     f = str(f)
-    return f in SLEEPERS_SEEN or f in EXTERNAL or any(f in c for c in CHAINS.values())
+    return f in SLEEPERS_SEEN or f in EXTERNAL_NAMES or any(f in c for c in CHAINS.values())
 
 REACH = {}      # (file, lock line) -> last line of an unlock reached from it
 ESCAPE = set()  # (file, lock line): some path reaches the end of the function still locked
@@ -610,7 +612,7 @@ for (file, lock, lock_line, name, args, line, kind, lock_col) in REGION:
     if not why:
         chain = CHAIN.get((file, name))
         if not chain and not any(n == name for (a, b, n) in FUNCS.get(file, [])):
-            chain = EXTERNAL.get(name)
+            chain = EXTERNAL.get(file, {}).get(name)
         if not chain:
             continue
         via = ' via ' + ' -> '.join("'%s'%s" % (n, ' (%s)' % w if w else '')

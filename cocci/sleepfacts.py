@@ -10,6 +10,9 @@ Cache layout (DIR is $KSERIES_CACHE/cocci-facts unless told otherwise):
                                    id of its content, RULES a hash of the
                                    facts rule, its macros and the spatch
                                    command: a file is passed to spatch once
+                                   (what this module adds to them, the
+                                   "ends", is added to a cached file that
+                                   lacks it)
     DIR/TREE/closure.json          the closure of one set of files; TREE
                                    is a hash of RULES, sleepers.txt and
                                    every (path, blob) of the set
@@ -60,7 +63,7 @@ def blob_id(data):
 
 def rules_id(spatch):
     h = hashlib.sha1()
-    for p in (FACTS_COCCI, MACROS, os.path.abspath(__file__)):
+    for p in (FACTS_COCCI, MACROS):
         with open(p, 'rb') as f:
             h.update(f.read())
     h.update(' '.join(spatch).encode())
@@ -197,6 +200,9 @@ def top_blocks(text):
     return out
 
 
+INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+
+
 def add_ends(d, data):
     """d['ends']: [start, end] of each definition, the end the '}' that
     closes the first top-level block after its name (functions in headers
@@ -210,8 +216,8 @@ def add_ends(d, data):
                 if a - int(l) <= 30:
                     ends.append([int(l), b])
                 break
-    d['ends'] = sorted(set(tuple(e) for e in ends))
-    d['ends'] = [list(e) for e in d['ends']]
+    d['ends'] = [list(e) for e in sorted(set(tuple(e) for e in ends))]
+    d['includes'] = sorted(set(INCLUDE_RE.findall(data.decode('utf-8', 'replace'))))
 
 
 def file_facts(spatch, root, paths, cache, jobs=2, log=None):
@@ -231,7 +237,7 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None):
         if c and os.path.isfile(c):
             with open(c) as f:
                 facts[p] = json.load(f)
-            if 'ends' not in facts[p]:
+            if 'ends' not in facts[p] or 'includes' not in facts[p]:
                 add_ends(facts[p], data)
                 atomic_write(c, json.dumps(facts[p], sort_keys=True))
         else:
@@ -268,6 +274,72 @@ def _dropping(d, a, b):
     return 'unlock' in first.values()
 
 
+class Graph:
+    """The definitions of a set of files, and how a call resolves."""
+
+    def __init__(self, facts):
+        self.facts = facts
+        self.local = local = {}     # path -> {name: [node]}
+        self.glob = glob = {}       # name -> [node]
+        self.gfpfn = gfpfn = set()
+        self.nodes = nodes = []     # (path, start, end, name)
+        self.members, self.inits = members, inits = {}, {}
+        for path in sorted(facts):
+            d = facts[path]
+            statics = set((n, int(l)) for (n, l) in d.get('static', []))
+            gfpfn.update(d.get('gfpdefs', []))
+            for (a, b, n) in _functions(d):
+                node = len(nodes)
+                nodes.append((path, a, b, n))
+                local.setdefault(path, {}).setdefault(n, []).append(node)
+                if path.endswith('.h') or (n, a) not in statics:
+                    glob.setdefault(n, []).append(node)
+            for (s, m, t) in d.get('members', []):
+                members.setdefault((s, m), set()).add(t)
+            for it in d.get('inits', []):
+                s, fld, fn = it[0], it[1], it[2]
+                line = int(it[3]) if len(it) > 3 else 0
+                inits.setdefault((s, fld), set()).add((fn, path, line))
+
+    def included(self, path, hdr):
+        for inc in self.facts[path].get('includes', []):
+            if hdr == os.path.normpath(os.path.join(os.path.dirname(path), inc)) or \
+                    hdr == 'include/' + inc or hdr.endswith('/include/' + inc):
+                return True
+        return False
+
+    def resolve(self, path, name):
+        """The definitions a call of NAME from PATH may reach: its own; else
+        those of the headers PATH includes, when one defines NAME (two
+        headers may have static inlines of the same name: ehci.h and
+        ohci.h's hc32_to_cpup()); else every header and non-static one."""
+        own = self.local.get(path, {}).get(name)
+        if own:
+            return own
+        cands = self.glob.get(name, [])
+        inc = [c for c in cands
+               if self.nodes[c][0].endswith('.h') and self.included(path, self.nodes[c][0])]
+        return inc or cands
+
+    def external(self, path, by_def):
+        """{name: chain} for the functions of other files that PATH calls
+        and that may sleep (the shortest chain of the definitions reached)."""
+        out = {}
+        own = self.local.get(path, {})
+        for c in self.facts.get(path, {}).get('calls', []):
+            name = c[1]
+            if name in own or name in out:
+                continue
+            best = None
+            for node in self.resolve(path, name):
+                chain = by_def.get(self.nodes[node][0], {}).get(name)
+                if chain is not None and (best is None or len(chain) < len(best)):
+                    best = chain
+            if best is not None:
+                out[name] = best
+        return out
+
+
 def closure(facts, outside):
     """Which functions may sleep. Returns {name: chain} for the names a
     file that does not define them resolves (headers, non-static
@@ -276,30 +348,9 @@ def closure(facts, outside):
     sleeper, each with the place of its call (an ops call has the element
     'TYPE.member' at the call, then the function stored there, at the
     initializer or assignment)."""
-    local = {}          # path -> {name: node}
-    glob = {}           # name -> [node]
-    gfpfn = set()
-    nodes = []          # (path, start, end, name)
-    members, inits = {}, {}
-    for path in sorted(facts):
-        d = facts[path]
-        statics = set((n, int(l)) for (n, l) in d.get('static', []))
-        gfpfn.update(d.get('gfpdefs', []))
-        for (a, b, n) in _functions(d):
-            node = len(nodes)
-            nodes.append((path, a, b, n))
-            local.setdefault(path, {}).setdefault(n, []).append(node)
-            if path.endswith('.h') or (n, a) not in statics:
-                glob.setdefault(n, []).append(node)
-        for (s, m, t) in d.get('members', []):
-            members.setdefault((s, m), set()).add(t)
-        for it in d.get('inits', []):
-            s, fld, fn = it[0], it[1], it[2]
-            line = int(it[3]) if len(it) > 3 else 0
-            inits.setdefault((s, fld), set()).add((fn, path, line))
-
-    def resolve(path, name):
-        return local.get(path, {}).get(name) or glob.get(name, [])
+    g = Graph(facts)
+    nodes, glob, gfpfn, members, inits, resolve = (g.nodes, g.glob, g.gfpfn, g.members,
+                                                   g.inits, g.resolve)
 
     direct = {}         # node -> chain
     edges = {}          # target node -> [(caller node, elems)]
@@ -363,9 +414,10 @@ def closure(facts, outside):
 
 def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=None):
     """Facts of the files under SCOPE (and the EXTRA files) of ROOT,
-    closed; cached under CACHE/TREE/. Returns (by_name, by_def, facts,
-    stats): by_def is {path: {name: chain}} for every definition that may
-    sleep."""
+    closed; cached under CACHE/TREE/. Returns (external, by_def, facts,
+    stats): external is {extra path: {name: chain}} for the functions of
+    other files each EXTRA file calls that may sleep; by_def is {path:
+    {name: chain}} for every definition that may sleep."""
     paths = sorted(set(scope_files(root, scope)) | set(extra))
     facts, blobs, ran = file_facts(spatch, root, paths, cache, jobs, log)
     outside_text = ''
@@ -392,10 +444,12 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
     for k, c in j['by_def'].items():
         path, name = k.split('\t', 1)
         by_def.setdefault(path, {})[name] = c
+    g = Graph(facts)
+    external = {p: g.external(p, by_def) for p in extra}
     stats = {'files': len(paths), 'ran': ran, 'tree': tid, 'sleepers': len(j['by_name']),
              'failed': sorted(p for p in paths if facts[p].get('failed')),
              'sleeping_definitions': len(j['by_def'])}
-    return j['by_name'], by_def, facts, stats
+    return external, by_def, facts, stats
 
 
 def main(argv):
@@ -426,7 +480,7 @@ def main(argv):
         return 129
     root, scope = argv[0], argv[1:] or ['.']
     try:
-        by_name, by_def, facts, st = tree_closure(
+        _, _, _, st = tree_closure(
             spatch, os.path.abspath(root), scope, [], cache or None, sleepers, jobs,
             lambda m: print(m, file=sys.stderr, flush=True))
     except (FactsError, OSError) as e:
