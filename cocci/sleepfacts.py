@@ -340,7 +340,22 @@ class Graph:
         return out
 
 
-def closure(facts, outside):
+ATOMIC_OPS = os.path.join(HERE, 'atomic-ops.txt')
+
+
+def load_atomic_ops(path):
+    """atomic-ops.txt: TYPE.member a line, '#' comments."""
+    out = set()
+    if path and os.path.isfile(path):
+        with open(path) as f:
+            for line in f:
+                line = line.split(chr(35), 1)[0].strip()
+                if line:
+                    out.add(tuple(line.split('.', 1)))
+    return out
+
+
+def closure(facts, outside, atomic_ops=frozenset()):
     """Which functions may sleep. Returns {name: chain} for the names a
     file that does not define them resolves (headers, non-static
     definitions), and {(path, name): chain} for every definition; a chain
@@ -380,6 +395,8 @@ def closure(facts, outside):
                 continue
             types = members.get((t, m), set()) if m else {t}
             for t2 in sorted(types):
+                if (t2, fld) in atomic_ops:
+                    continue
                 for (fn, ipath, iline) in sorted(inits.get((t2, fld), set())):
                     for tgt in resolve(ipath, fn):
                         if tgt != node:
@@ -426,6 +443,9 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
             outside_text = f.read()
     h = hashlib.sha1(('closure 2 ' + rules_id(spatch)).encode())
     h.update(outside_text.encode())
+    if os.path.isfile(ATOMIC_OPS):
+        with open(ATOMIC_OPS, 'rb') as f:
+            h.update(f.read())
     for p in paths:
         h.update(('%s %s\n' % (p, blobs[p])).encode())
     tid = h.hexdigest()
@@ -435,7 +455,8 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
         with open(cpath) as f:
             j = json.load(f)
     if j is None:
-        by_name, per_def, gfpfn = closure(facts, sleepclass.load_outside(outside_path))
+        by_name, per_def, gfpfn = closure(facts, sleepclass.load_outside(outside_path),
+                                          load_atomic_ops(ATOMIC_OPS))
         j = {'files': len(paths), 'by_name': by_name, 'gfp_functions': gfpfn,
              'by_def': {'%s\t%s' % k: c for k, c in sorted(per_def.items())}}
         if cpath:
