@@ -21,7 +21,11 @@ SLEEP_RE = re.compile(r'^(?:'
     r'|vm_insert_pages?|vm_map_pages(?:_zero)?'
     r'|zap_vma_range|zap_page_range_single|zap_vma_ptes'
     r'|get_user_pages\w*|pin_user_pages\w*'
-    r'|kvfree(?:_sensitive)?|vfree|vmalloc\w*|vzalloc\w*|__vmalloc\w*|vmap|vunmap'
+    r'|kvfree(?:_sensitive)?|vfree|vmap|vunmap'
+    # the allocating vmalloc family only: vmalloc_to_page(),
+    # vmalloc_dump_obj() and the like do not sleep
+    r'|vmalloc(?:_(?:user|node|32|32_user|huge|huge_node|array|exec))?(?:_noprof)?'
+    r'|vzalloc(?:_node)?(?:_noprof)?|__vmalloc(?:_node|_node_range|_array)?(?:_noprof)?'
     r'|synchronize_(?:rcu\w*|srcu\w*|net|irq|sched)|rcu_barrier\w*'
     r'|disable_irq|request_irq|request_threaded_irq|free_irq'
     r'|mmput'

@@ -443,9 +443,10 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
             outside_text = f.read()
     h = hashlib.sha1(('closure 2 ' + rules_id(spatch)).encode())
     h.update(outside_text.encode())
-    if os.path.isfile(ATOMIC_OPS):
-        with open(ATOMIC_OPS, 'rb') as f:
-            h.update(f.read())
+    for p in (ATOMIC_OPS, sleepclass.__file__):
+        if os.path.isfile(p):
+            with open(p, 'rb') as f:
+                h.update(f.read())
     for p in paths:
         h.update(('%s %s\n' % (p, blobs[p])).encode())
     tid = h.hexdigest()

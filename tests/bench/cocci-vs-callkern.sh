@@ -38,19 +38,17 @@ timed() {
 	/usr/bin/time -f '%e %U %S' -o "$tmp/$name.t" "$@" || rc=$?
 	return $rc
 }
-cpu() { awk '{ printf "%.2f", $2 + $3 }' "$tmp/$1.t"; }
-wall() { awk '{ printf "%.2f", $1 }' "$tmp/$1.t"; }
+# the last line: time writes "Command exited with non-zero status 1" first
+cpu() { tail -n 1 "$tmp/$1.t" | awk '{ printf "%.2f", $2 + $3 }'; }
+wall() { tail -n 1 "$tmp/$1.t" | awk '{ printf "%.2f", $1 }'; }
 
-ours() {
-	"$src/cocci/run-sleep-check" --cache "$tmp/facts" --tree "$linux" \
-		--scope drivers/android "$@"
-}
+ours=("$src/cocci/run-sleep-check" --cache "$tmp/facts" --tree "$linux" --scope drivers/android)
 
 rc=0
-timed cold ours "$@" >"$tmp/ours" || rc=$?
+timed cold "${ours[@]}" "$@" >"$tmp/ours" || rc=$?
 [ "$rc" -le 1 ] || { echo "cocci-vs-callkern: error: run-sleep-check failed ($rc)" >&2; exit 2; }
 rc=0
-timed warm ours "$@" >"$tmp/ours.warm" || rc=$?
+timed warm "${ours[@]}" "$@" >"$tmp/ours.warm" || rc=$?
 [ "$rc" -le 1 ] || { echo "cocci-vs-callkern: error: run-sleep-check failed ($rc)" >&2; exit 2; }
 cmp -s "$tmp/ours" "$tmp/ours.warm" ||
 	{ echo "cocci-vs-callkern: error: warm and cold runs differ" >&2; exit 2; }
