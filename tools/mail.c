@@ -8,6 +8,7 @@
  * every message's raw bytes at hand for thread.mbox and bounds the
  * memory one message can take.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -464,25 +465,27 @@ static GString *unescape_mboxrd(const char *p, size_t len)
 {
 	GString *s = g_string_sized_new(len);
 	const char *end = p + len;
-	bool bol = true;
 
 	while (p < end) {
-		if (bol && *p == '>') {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *next = nl ? nl + 1 : end;
+
+		if (*p == '>') {
 			const char *q = p;
 
-			while (q < end && *q == '>')
+			while (q < next && *q == '>')
 				q++;
-			if (end - q >= 5 && !memcmp(q, "From ", 5))
+			if (next - q >= 5 && !memcmp(q, "From ", 5))
 				p++;
 		}
-		bol = *p == '\n';
-		g_string_append_c(s, *p++);
+		g_string_append_len(s, p, (gssize)(next - p));
+		p = next;
 	}
 	return s;
 }
 
 static int parse_one(const char *raw, size_t len, const char *name,
-		     unsigned nr, struct mail **out)
+		     unsigned nr, unsigned flags, struct mail **out)
 {
 	GString *text;
 	GMimeStream *stream;
@@ -584,8 +587,12 @@ static int parse_one(const char *raw, size_t len, const char *name,
 	m->body = g_string_free(w.text, FALSE);
 	m->flowed = w.flowed;
 	m->attachments = w.attachments;
-	m->raw = g_strndup(raw, len);
-	m->raw_len = len;
+	if (!(flags & MAIL_NO_RAW)) {
+		m->raw = g_strndup(raw, len);
+		m->raw_len = len;
+	}
+	m->size = len;
+	m->nr = nr;
 	*out = m;
 	return 0;
 }
@@ -599,42 +606,238 @@ static bool from_line_at(const char *buf, size_t len, size_t off)
 			       buf[off - 3] == '\n'))));
 }
 
+/* ---- reading an mbox message by message ---- */
+
+#define READ_CHUNK (256u << 10)
+
+static void reader_init(struct mail_reader *rd, const char *name,
+			unsigned flags)
+{
+	mail_init();
+	memset(rd, 0, sizeof(*rd));
+	rd->fd = -1;
+	rd->name = g_strdup(name);
+	rd->flags = flags;
+}
+
+int mail_reader_open(struct mail_reader *rd, const char *path, unsigned flags)
+{
+	reader_init(rd, path, flags);
+	/* a FIFO or a device would hang the read: regular files only */
+	rd->fd = open_regular(path, NULL);
+	if (rd->fd < 0) {
+		mail_reader_close(rd);
+		return -1;
+	}
+	rd->buf = g_byte_array_sized_new(READ_CHUNK);
+	return 0;
+}
+
+void mail_reader_open_mem(struct mail_reader *rd, const char *buf, size_t len,
+			  const char *name, unsigned flags)
+{
+	reader_init(rd, name, flags);
+	rd->mem = buf;
+	rd->mem_len = len;
+	rd->eof = true;
+}
+
+void mail_reader_close(struct mail_reader *rd)
+{
+	if (rd->fd >= 0)
+		close(rd->fd);
+	if (rd->buf)
+		g_byte_array_unref(rd->buf);
+	g_free(rd->name);
+	memset(rd, 0, sizeof(*rd));
+	rd->fd = -1;
+}
+
+static const char *window(const struct mail_reader *rd, size_t *len)
+{
+	if (rd->fd < 0) {
+		*len = rd->mem_len;
+		return rd->mem;
+	}
+	*len = rd->buf->len;
+	return (const char *)rd->buf->data;
+}
+
+/* Reads one more chunk, dropping what was consumed. -1 on error. */
+static int fill(struct mail_reader *rd)
+{
+	ssize_t n;
+	guint old;
+
+	if (rd->fd < 0 || rd->eof)
+		return 0;
+	if (rd->pos) {
+		g_byte_array_remove_range(rd->buf, 0, (guint)rd->pos);
+		rd->base += (gint64)rd->pos;
+		rd->scan -= rd->pos;
+		rd->pos = 0;
+	}
+	old = rd->buf->len;
+	g_byte_array_set_size(rd->buf, old + READ_CHUNK);
+	do
+		n = read(rd->fd, rd->buf->data + old, READ_CHUNK);
+	while (n < 0 && errno == EINTR);
+	g_byte_array_set_size(rd->buf, old + (n > 0 ? (guint)n : 0));
+	if (n < 0)
+		return error_errno("cannot read '%s'", rd->name);
+	if (n == 0)
+		rd->eof = true;
+	else if (memchr(rd->buf->data + old, '\0', (size_t)n))
+		return error("%s: contains NUL bytes: not a mailbox", rd->name);
+	return 0;
+}
+
+/* The first read: an empty file, NUL bytes, and whether it is an mbox. */
+static int begin(struct mail_reader *rd)
+{
+	const char *data;
+	size_t len;
+
+	rd->begun = true;
+	if (rd->fd < 0 && rd->mem_len && memchr(rd->mem, '\0', rd->mem_len))
+		return error("%s: contains NUL bytes: not a mailbox", rd->name);
+	do {
+		if (fill(rd) < 0)
+			return -1;
+		data = window(rd, &len);
+	} while (len < 5 && !rd->eof);
+	if (!len)
+		return error("%s: empty: no messages", rd->name);
+	/* a single message without a From_ line */
+	rd->single = !from_line_at(data, len, 0);
+	return 0;
+}
+
+/*
+ * The end of the message at rd->pos: the next From_ line (at the start of
+ * a line after an empty one), else the end of the mbox. Reads as needed,
+ * and refuses a message over the size limit before reading it whole.
+ */
+static int message_end(struct mail_reader *rd, size_t *end)
+{
+	for (;;) {
+		size_t len;
+		const char *data = window(rd, &len);
+
+		if (!rd->single) {
+			const char *c;
+
+			if (rd->scan < rd->pos + 1)
+				rd->scan = rd->pos + 1;
+			while (rd->scan < len &&
+			       (c = memmem(data + rd->scan - 1, len - rd->scan + 1,
+					   "\nFrom ", 6))) {
+				size_t off = (size_t)(c - data) + 1;
+
+				if (from_line_at(data, len, off)) {
+					*end = off;
+					return 0;
+				}
+				rd->scan = off + 1;
+			}
+			rd->scan = len > rd->pos + 6 ? len - 5 : rd->pos + 1;
+		}
+		if (rd->eof) {
+			*end = len;
+			return 0;
+		}
+		if (len - rd->pos > MAIL_MAX_MESSAGE)
+			return error("%s: message %u is larger than %u MiB",
+				     rd->name, rd->nr + 1, MAIL_MAX_MESSAGE >> 20);
+		if (fill(rd) < 0)
+			return -1;
+	}
+}
+
+int mail_reader_next(struct mail_reader *rd, struct mail **out)
+{
+	const char *data;
+	size_t len, end = 0;
+	struct mail *m;
+
+	if (rd->failed)
+		return -1;
+	if (!rd->begun && begin(rd) < 0)
+		goto fail;
+	data = window(rd, &len);
+	if (rd->pos >= len && rd->eof)
+		return 0;
+	if (message_end(rd, &end) < 0)
+		goto fail;
+	data = window(rd, &len);
+	if (parse_one(data + rd->pos, end - rd->pos, rd->name, ++rd->nr,
+		      rd->flags, &m) < 0)
+		goto fail;
+	m->offset = rd->base + (gint64)rd->pos;
+	rd->pos = end;
+	rd->scan = end + 1;
+	*out = m;
+	return 1;
+fail:
+	rd->failed = true;
+	return -1;
+}
+
+int mail_reader_reread(struct mail_reader *rd, const struct mail *m,
+		       struct mail **out)
+{
+	char *buf;
+	ssize_t n;
+	int ret;
+
+	if (rd->fd < 0) {
+		if (m->offset < 0 || (size_t)m->offset > rd->mem_len ||
+		    m->size > rd->mem_len - (size_t)m->offset)
+			return error("%s: message %u is gone", rd->name, m->nr);
+		ret = parse_one(rd->mem + m->offset, m->size, rd->name, m->nr,
+				rd->flags, out);
+	} else {
+		buf = g_malloc(m->size + 1);
+		do
+			n = pread(rd->fd, buf, m->size, (off_t)m->offset);
+		while (n < 0 && errno == EINTR);
+		if (n < 0 || (size_t)n != m->size) {
+			g_free(buf);
+			return n < 0 ? error_errno("cannot read '%s'", rd->name) :
+				       error("%s: message %u is gone: the file changed",
+					     rd->name, m->nr);
+		}
+		ret = parse_one(buf, m->size, rd->name, m->nr, rd->flags, out);
+		g_free(buf);
+	}
+	if (ret < 0)
+		return -1;
+	(*out)->offset = m->offset;
+	if (g_strcmp0((*out)->message_id, m->message_id)) {
+		mail_free(*out);
+		*out = NULL;
+		return error("%s: message %u is gone: the file changed",
+			     rd->name, m->nr);
+	}
+	return 0;
+}
+
 int mail_parse_mbox(const char *buf, size_t len, const char *name,
 		    GPtrArray *mails)
 {
 	GPtrArray *got = mail_array_new();
-	size_t start = 0, off;
-	unsigned nr = 0;
+	struct mail_reader rd;
+	struct mail *m;
+	int ret;
 
 	mail_init();
-	if (len == 0 || memchr(buf, '\0', len)) {
-		g_ptr_array_unref(got);
-		return error(len ? "%s: contains NUL bytes: not a mailbox" :
-			     "%s: empty: no messages", name);
-	}
-	if (!from_line_at(buf, len, 0)) {
-		struct mail *m;
-
-		/* a single message without a From_ line */
-		if (parse_one(buf, len, name, 1, &m) < 0) {
-			g_ptr_array_unref(got);
-			return -1;
-		}
-		g_ptr_array_add(mails, m);
-		g_ptr_array_unref(got);
-		return 0;
-	}
-	for (off = 1; off <= len; off++) {
-		struct mail *m;
-
-		if (off < len && !from_line_at(buf, len, off))
-			continue;
-		if (parse_one(buf + start, off - start, name, ++nr, &m) < 0) {
-			g_ptr_array_unref(got);
-			return -1;
-		}
+	mail_reader_open_mem(&rd, buf, len, name, 0);
+	while ((ret = mail_reader_next(&rd, &m)) > 0)
 		g_ptr_array_add(got, m);
-		start = off;
+	mail_reader_close(&rd);
+	if (ret < 0) {
+		g_ptr_array_unref(got);
+		return -1;
 	}
 	for (guint i = 0; i < got->len; i++)
 		g_ptr_array_add(mails, got->pdata[i]);

@@ -50,7 +50,11 @@ struct mail {
 	char *reconstructed;	/* X-Kseries-Reconstructed: which headers
 				 * of a seed mail were made up, or NULL */
 	char *raw;		/* the message as in the mbox, From_ line */
-	size_t raw_len;		/* included, mboxrd escaping kept */
+	size_t raw_len;		/* included, mboxrd escaping kept; NULL
+				 * and 0 when read with MAIL_NO_RAW */
+	gint64 offset;		/* where the message starts in the mbox */
+	size_t size;		/* and its length there, From_ line included */
+	unsigned nr;		/* its number in the mbox, from 1 */
 };
 
 /*
@@ -63,6 +67,71 @@ int mail_read_mbox(const char *path, GPtrArray *mails);
 /* The same from memory; name is used in messages. */
 int mail_parse_mbox(const char *buf, size_t len, const char *name,
 		    GPtrArray *mails);
+
+enum mail_flags {
+	MAIL_NO_RAW = 1 << 0,	/* leave raw NULL: callers that never write
+				 * the message back need not hold it twice */
+};
+
+/*
+ * Reads an mbox message by message: at most one message and one
+ * read-ahead chunk are held, whatever the size of the mbox, and each
+ * message is split and parsed exactly as mail_parse_mbox() does (which
+ * is built on it). The limits above hold per message; a message over
+ * MAIL_MAX_MESSAGE is refused before it is read whole.
+ *
+ *	struct mail_reader rd;
+ *	struct mail *m;
+ *	int ret;
+ *
+ *	if (mail_reader_open(&rd, path, MAIL_NO_RAW) < 0)
+ *		return -1;
+ *	while ((ret = mail_reader_next(&rd, &m)) > 0)
+ *		use(m);		(m is the caller's: mail_free() it)
+ *	mail_reader_close(&rd);
+ *	(ret < 0: an error was printed)
+ */
+struct mail_reader {
+	int fd;			/* the mbox file, or -1: read from mem */
+	const char *mem;	/* the mbox in memory (borrowed) */
+	size_t mem_len;
+	char *name;		/* for messages */
+	unsigned flags;		/* enum mail_flags */
+	GByteArray *buf;	/* file bytes from offset base on */
+	gint64 base;
+	size_t pos;		/* where the next message starts, in buf */
+	size_t scan;		/* where to look for its end */
+	unsigned nr;		/* messages returned */
+	bool begun, single, eof, failed;
+};
+
+/*
+ * Opens the mbox at path (a regular file). Returns 0, or -1 with one
+ * error printed.
+ */
+int mail_reader_open(struct mail_reader *rd, const char *path, unsigned flags);
+
+/* The same over len bytes at buf (borrowed: it must outlive rd). */
+void mail_reader_open_mem(struct mail_reader *rd, const char *buf, size_t len,
+			  const char *name, unsigned flags);
+
+/*
+ * The next message in *out (a new struct mail). Returns 1, 0 at the end
+ * of the mbox, or -1 with one error printed (the path and the message's
+ * number); after an error or the end it keeps returning the same.
+ */
+int mail_reader_next(struct mail_reader *rd, struct mail **out);
+
+/*
+ * Reads again the message m was read as (by its offset and size), for
+ * callers that let go of what they do not need at once and need it
+ * later. Returns 0 and a new struct mail in *out, or -1 with one error
+ * printed (the file changed under us, or cannot be read).
+ */
+int mail_reader_reread(struct mail_reader *rd, const struct mail *m,
+		       struct mail **out);
+
+void mail_reader_close(struct mail_reader *rd);
 
 /* A new array whose elements are freed with mail_free(). */
 GPtrArray *mail_array_new(void);

@@ -3,7 +3,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "mail.h"
@@ -230,6 +232,128 @@ static void test_format_patch_roundtrip(void **state)
 	g_ptr_array_unref(m);
 }
 
+/* A temporary file holding text; the name is new. */
+static char *temp_mbox(const char *text, size_t len)
+{
+	char *path = NULL;
+	int fd = g_file_open_tmp("t-mail-XXXXXX", &path, NULL);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+/*
+ * The reader over a file splits and parses as mail_parse_mbox() does,
+ * across its read chunks (a body longer than one), and can read a message
+ * again by its place in the file.
+ */
+static void test_reader_file(void **state)
+{
+	GString *mb = g_string_new(NULL);
+	GPtrArray *want = mail_array_new();
+	struct mail_reader rd;
+	struct mail *m, *again;
+	char *path;
+	guint n = 0;
+
+	for (int i = 0; i < 40; i++) {
+		g_string_append_printf(mb, "From x@y Thu Jan  1 00:00:00 1970\n"
+				       "Subject: [PATCH] m%d\n"
+				       "Message-ID: <m%d@x>\n\n"
+				       ">From here, escaped\nFrom not after an empty line\n",
+				       i, i);
+		for (int k = 0; k < (i % 7 == 3 ? 9000 : 3); k++)
+			g_string_append(mb, "0123456789abcdef0123456789abcdef\n");
+		g_string_append_c(mb, '\n');
+	}
+	assert_int_equal(mail_parse_mbox(mb->str, mb->len, "mem", want), 0);
+	assert_int_equal(want->len, 40);
+	path = temp_mbox(mb->str, mb->len);
+	assert_int_equal(mail_reader_open(&rd, path, MAIL_NO_RAW), 0);
+	while (mail_reader_next(&rd, &m) > 0) {
+		struct mail *w = want->pdata[n++];
+
+		assert_string_equal(m->subject, w->subject);
+		assert_string_equal(m->body, w->body);
+		assert_null(m->raw);
+		assert_int_equal(m->nr, n);
+		assert_int_equal(m->size, w->raw_len);
+		assert_memory_equal(mb->str + m->offset, w->raw, w->raw_len);
+		if (n == 11) {
+			assert_int_equal(mail_reader_reread(&rd, m, &again), 0);
+			assert_string_equal(again->body, m->body);
+			mail_free(again);
+		}
+		mail_free(m);
+	}
+	assert_int_equal(n, 40);
+	assert_int_equal(mail_reader_next(&rd, &m), 0);
+	mail_reader_close(&rd);
+	unlink(path);
+	g_free(path);
+	g_string_free(mb, TRUE);
+	g_ptr_array_unref(want);
+}
+
+/* A file that changed under the reader is an error, not another mail. */
+static void test_reader_reread_changed(void **state)
+{
+	static const char text[] =
+		"From x@y Thu Jan  1 00:00:00 1970\nMessage-ID: <a@x>\n\na\n\n"
+		"From x@y Thu Jan  1 00:00:00 1970\nMessage-ID: <b@x>\n\nb\n";
+	char *path = temp_mbox(text, sizeof(text) - 1);
+	struct mail_reader rd;
+	struct mail *m, *again = NULL;
+	FILE *fp;
+
+	assert_int_equal(mail_reader_open(&rd, path, 0), 0);
+	assert_int_equal(mail_reader_next(&rd, &m), 1);
+	fp = fopen(path, "r+");
+	assert_non_null(fp);
+	fputs("From x@y Thu Jan  1 00:00:00 1970\nMessage-ID: <z@x>\n", fp);
+	fclose(fp);
+	assert_int_equal(mail_reader_reread(&rd, m, &again), -1);
+	assert_null(again);
+	mail_free(m);
+	mail_reader_close(&rd);
+	unlink(path);
+	g_free(path);
+}
+
+/* NUL bytes past the first read chunk; a directory; an empty file. */
+static void test_reader_refuses(void **state)
+{
+	GString *mb = g_string_new("From x@y Thu Jan  1 00:00:00 1970\n\n");
+	struct mail_reader rd;
+	struct mail *m;
+	char *path;
+	int ret;
+
+	while (mb->len < (1u << 20))
+		g_string_append(mb, "text line\n");
+	g_string_append_len(mb, "a\0b\n", 4);
+	path = temp_mbox(mb->str, mb->len);
+	assert_int_equal(mail_reader_open(&rd, path, 0), 0);
+	while ((ret = mail_reader_next(&rd, &m)) > 0)
+		mail_free(m);
+	assert_int_equal(ret, -1);
+	assert_int_equal(mail_reader_next(&rd, &m), -1);
+	mail_reader_close(&rd);
+	unlink(path);
+	g_free(path);
+	g_string_free(mb, TRUE);
+
+	assert_int_equal(mail_reader_open(&rd, "/", 0), -1);
+	path = temp_mbox("", 0);
+	assert_int_equal(mail_reader_open(&rd, path, 0), 0);
+	assert_int_equal(mail_reader_next(&rd, &m), -1);
+	mail_reader_close(&rd);
+	unlink(path);
+	g_free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +367,9 @@ int main(void)
 		cmocka_unit_test(test_mbox_split_and_mboxrd),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_format_patch_roundtrip),
+		cmocka_unit_test(test_reader_file),
+		cmocka_unit_test(test_reader_reread_changed),
+		cmocka_unit_test(test_reader_refuses),
 	};
 
 	return cmocka_run_group_tests_name("mail", tests, NULL, NULL);
