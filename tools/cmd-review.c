@@ -17,44 +17,36 @@
 static const char review_usage[] =
 	"kseries review extract MBOX [--json] [--quoted]";
 
-static int dump(const char *buf, size_t size, void *data)
+/* "-": the mbox from a pipe, which cannot be read again like a file. */
+static int read_stdin(GString *buf)
 {
-	return fwrite(buf, 1, size, data) == size ? 0 : -1;
-}
-
-/* "-": the mbox from a pipe, which cannot be mapped like a file. */
-static int read_stdin(GPtrArray *mails)
-{
-	GString *buf = g_string_new(NULL);
 	char chunk[65536];
 	size_t n;
-	int ret;
 
 	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
-		if (buf->len + n > MAIL_MAX_FILE) {
-			g_string_free(buf, TRUE);
+		if (buf->len + n > MAIL_MAX_FILE)
 			return error("standard input is larger than %u bytes",
 				     MAIL_MAX_FILE);
-		}
 		g_string_append_len(buf, chunk, (gssize)n);
 	}
-	if (ferror(stdin)) {
-		g_string_free(buf, TRUE);
+	if (ferror(stdin))
 		return error_errno("cannot read standard input");
-	}
-	ret = mail_parse_mbox(buf->str, buf->len, "<stdin>", mails);
-	g_string_free(buf, TRUE);
-	return ret;
+	return 0;
 }
 
+/*
+ * The mbox is read a message at a time and the review keeps only what it
+ * needs of each (review.h): memory stays well under the mbox's size.
+ */
 static int review_extract_cmd(int argc, const char **argv)
 {
 	const char *path = NULL;
 	bool quoted = false;
-	GPtrArray *mails;
+	struct mail_reader rd;
+	struct mail *m;
 	struct review r;
-	json_t *j;
-	int ret = 0;
+	GString *in = NULL;
+	int ret = 0, got;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
@@ -72,25 +64,29 @@ static int review_extract_cmd(int argc, const char **argv)
 	}
 	if (!path)
 		usage(review_usage);
-	mails = mail_array_new();
-	if (!strcmp(path, "-") ? read_stdin(mails) < 0
-			       : mail_read_mbox(path, mails) < 0) {
-		g_ptr_array_unref(mails);
+	if (!strcmp(path, "-")) {
+		in = g_string_new(NULL);
+		if (read_stdin(in) < 0) {
+			g_string_free(in, TRUE);
+			return EXIT_FATAL;
+		}
+		mail_reader_open_mem(&rd, in->str, in->len, "<stdin>", MAIL_NO_RAW);
+	} else if (mail_reader_open(&rd, path, MAIL_NO_RAW) < 0) {
 		return EXIT_FATAL;
 	}
-	review_init(&r);
-	review_extract(&r, mails);
-	j = review_to_json(&r);
-	if (quoted)
-		json_object_set_new(j, "quoted", review_quoted_json(&r));
-	if (json_dump_callback(j, dump, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
-	    fputc('\n', stdout) == EOF || fflush(stdout)) {
+	review_init_flags(&r, quoted ? REVIEW_QUOTED : 0);
+	while ((got = mail_reader_next(&rd, &m)) > 0)
+		review_add(&r, m, &rd);
+	if (got < 0 || review_finish(&r) < 0) {
+		ret = EXIT_FATAL;
+	} else if (review_write_json(&r, quoted, stdout) < 0 || fflush(stdout)) {
 		error_errno("cannot write the output");
 		ret = EXIT_FATAL;
 	}
-	json_decref(j);
 	review_release(&r);
-	g_ptr_array_unref(mails);
+	mail_reader_close(&rd);
+	if (in)
+		g_string_free(in, TRUE);
 	return ret;
 }
 

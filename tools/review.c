@@ -2,6 +2,8 @@
 /*
  * review.c - comments and trailers from review replies (DESIGN.md §5).
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -13,6 +15,9 @@
 
 /* A quote deeper than this is treated as this deep. */
 #define REVIEW_MAX_DEPTH 64
+
+/* Diffs read again and kept at once (review_add() with a reader). */
+#define REVIEW_LOADED_MAX 16
 
 struct rline {
 	const char *s;		/* content, quote markers removed */
@@ -51,6 +56,8 @@ static void message_free(struct review_message *m)
 	g_free(m->id);
 	subject_release(&m->subj);
 	patch_release(&m->patch);
+	if (m->files)
+		g_ptr_array_unref(m->files);
 	g_free(m);
 }
 
@@ -61,6 +68,18 @@ const char *review_scope_name(enum review_scope s)
 
 void review_init(struct review *r)
 {
+	review_init_flags(r, REVIEW_QUOTED);
+}
+
+void review_init_flags(struct review *r, unsigned flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->flags = flags;
+	r->senders = g_hash_table_new(g_str_hash, g_str_equal);
+	r->in_series = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					     (GDestroyNotify)g_ptr_array_unref);
+	r->owned = g_ptr_array_new_with_free_func((GDestroyNotify)mail_free);
+	g_queue_init(&r->loaded);
 	r->messages = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	r->comments = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)review_comment_free);
@@ -84,6 +103,13 @@ void review_release(struct review *r)
 		g_ptr_array_unref(r->quoted);
 	if (r->messages)
 		g_ptr_array_unref(r->messages);
+	if (r->senders)
+		g_hash_table_destroy(r->senders);
+	if (r->in_series)
+		g_hash_table_destroy(r->in_series);
+	if (r->owned)
+		g_ptr_array_unref(r->owned);
+	g_queue_clear(&r->loaded);
 	thread_release(&r->thread);
 	memset(r, 0, sizeof(*r));
 }
@@ -758,10 +784,10 @@ static void segment_at(struct segmenter *sg, struct rline *lines, guint n,
 		anchor_release(&sg->st);
 }
 
-void review_segment(const struct mail *m, const struct patch *p,
-		    GPtrArray *comments, GPtrArray *trailers)
+static void segment_lines(const struct mail *m, GArray *arr,
+			  const struct patch *p, GPtrArray *comments,
+			  GPtrArray *trailers)
 {
-	GArray *arr = body_lines(m);
 	struct segmenter sg = { 0 };
 
 	sg.m = m;
@@ -770,6 +796,14 @@ void review_segment(const struct mail *m, const struct patch *p,
 	sg.trailers = trailers;
 	sg.first_run = true;
 	segment_at(&sg, (struct rline *)(void *)arr->data, arr->len, 0);
+}
+
+void review_segment(const struct mail *m, const struct patch *p,
+		    GPtrArray *comments, GPtrArray *trailers)
+{
+	GArray *arr = body_lines(m);
+
+	segment_lines(m, arr, p, comments, trailers);
 	g_array_free(arr, TRUE);
 }
 
@@ -869,18 +903,18 @@ static bool attribution_person(const char *line, char **name, char **email)
 	return true;
 }
 
-/* The address of name among the reply's recipients and the mbox's senders. */
+/*
+ * The address of name among the mbox's senders (the first message from a
+ * sender of that name), else the reply's recipients.
+ */
 static char *email_of(const struct review *r, const struct mail *m,
 		      const char *name)
 {
 	const char *lists[] = { m->to, m->cc };
+	const char *email = g_hash_table_lookup(r->senders, name);
 
-	for (guint i = 0; i < r->messages->len; i++) {
-		const struct review_message *rm = r->messages->pdata[i];
-
-		if (rm->mail->from_name && !strcmp(rm->mail->from_name, name))
-			return g_strdup(rm->mail->from_email);
-	}
+	if (email)
+		return g_strdup(email);
 	for (size_t k = 0; k < G_N_ELEMENTS(lists); k++) {
 		const char *p = lists[k] ? strstr(lists[k], name) : NULL;
 		const char *lt, *gt;
@@ -896,9 +930,8 @@ static char *email_of(const struct review *r, const struct mail *m,
 }
 
 static void recover(struct review *r, const struct review_message *rm,
-		    const struct patch *p, GPtrArray *out)
+		    GArray *arr, const struct patch *p, GPtrArray *out)
 {
-	GArray *arr = body_lines(rm->mail);
 	struct rline *lines = (struct rline *)(void *)arr->data;
 	GPtrArray *chain = chain_of(rm->mail);
 	int D = max_depth(arr);
@@ -987,28 +1020,24 @@ static void recover(struct review *r, const struct review_message *rm,
 		g_free(email);
 	}
 	g_ptr_array_free(chain, TRUE);
-	g_array_free(arr, TRUE);
 }
 
 /*
  * Nothing of the chain is here: the innermost quote is the start of the
  * discussion, the patch, and sits as far up the chain as it is deep.
  */
-static void infer_target(struct review_message *rm)
+static void infer_target(struct review_message *rm, const GArray *arr)
 {
-	GArray *arr;
 	GPtrArray *chain;
 	int D;
 
 	if (rm->target_present || !rm->target || !rm->subj.patch)
 		return;
-	arr = body_lines(rm->mail);
 	D = max_depth(arr);
 	chain = chain_of(rm->mail);
 	if (D >= 2 && D <= (int)chain->len)
 		rm->target = chain->pdata[chain->len - D];
 	g_ptr_array_free(chain, TRUE);
-	g_array_free(arr, TRUE);
 }
 
 /* ---- the whole mbox ---- */
@@ -1019,30 +1048,50 @@ static enum review_kind classify(const struct mail *m, struct review_message *rm
 	patch_init(&rm->patch);
 	if (!rm->subj.patch || rm->subj.reply)
 		return REVIEW_REPLY;
-	if (m->body && patch_parse(&rm->patch, m->body, m->body_len))
+	if (m->body && patch_parse(&rm->patch, m->body, m->body_len)) {
+		for (guint f = 0; f < rm->patch.files->len; f++) {
+			const struct patch_file *pf = rm->patch.files->pdata[f];
+
+			g_ptr_array_add(rm->files, g_strdup(pf->path));
+		}
 		return REVIEW_PATCH;
+	}
 	return REVIEW_COVER;
 }
 
-/* Is patch p (a message) one of cover c's series? */
-static bool in_series(const struct review_message *p,
-		      const struct review_message *c)
+/*
+ * Patch p is one of the series of every message its In-Reply-To or
+ * References name: indexed once, so that a trailer for the series does
+ * not scan the mbox.
+ */
+static void index_series(struct review *r, struct review_message *p)
 {
 	const struct mail *m = p->mail;
+	guint n = m->references ? m->references->len : 0;
 
-	if (m->in_reply_to && !strcmp(m->in_reply_to, c->id))
-		return true;
-	if (m->references)
-		for (guint i = 0; i < m->references->len; i++)
-			if (!strcmp(m->references->pdata[i], c->id))
-				return true;
-	return false;
+	for (guint i = 0; i <= n; i++) {
+		const char *id = i < n ? m->references->pdata[i] : m->in_reply_to;
+		GPtrArray *a;
+
+		if (!id)
+			continue;
+		a = g_hash_table_lookup(r->in_series, id);
+		if (!a) {
+			a = g_ptr_array_new();
+			g_hash_table_insert(r->in_series, (gpointer)id, a);
+		}
+		if (!a->len || a->pdata[a->len - 1] != p)
+			g_ptr_array_add(a, p);
+	}
 }
 
+/* The patches a trailer for target's series applies to, in mbox order. */
 static void series_patches(const struct review *r,
 			   const struct review_message *target, GPtrArray *out)
 {
 	const struct review_message *cover = NULL;
+	const GPtrArray *in = NULL;
+	bool target_done = target->kind != REVIEW_PATCH;
 
 	if (target->kind == REVIEW_COVER) {
 		cover = target;
@@ -1054,86 +1103,199 @@ static void series_patches(const struct review *r,
 		if (pm && pm->kind == REVIEW_COVER)
 			cover = pm;
 	}
-	for (guint i = 0; i < r->messages->len; i++) {
-		const struct review_message *p = r->messages->pdata[i];
+	if (cover)
+		in = g_hash_table_lookup(r->in_series, cover->id);
+	for (guint i = 0; in && i < in->len; i++) {
+		const struct review_message *p = in->pdata[i];
 
-		if (p->kind != REVIEW_PATCH)
-			continue;
-		if (p == target ||
-		    (cover && in_series(p, cover) &&
-		     p->subj.version == cover->subj.version))
+		if (!target_done && target->index < p->index) {
+			g_ptr_array_add(out, g_strdup(target->id));
+			target_done = true;
+		}
+		if (p == target)
+			target_done = true;
+		if (p == target || p->subj.version == cover->subj.version)
 			g_ptr_array_add(out, g_strdup(p->id));
 	}
+	if (!target_done)
+		g_ptr_array_add(out, g_strdup(target->id));
+}
+
+static void unload(struct review_message *rm)
+{
+	patch_release(&rm->patch);
+	patch_init(&rm->patch);
+	rm->unloaded = true;
+}
+
+/*
+ * The diff of target, read again from the mbox when it was let go; the
+ * last REVIEW_LOADED_MAX read are kept (replies follow their patch).
+ */
+static const struct patch *target_patch(struct review *r,
+					struct review_message *t)
+{
+	struct mail *m;
+
+	if (!t || t->kind != REVIEW_PATCH)
+		return NULL;
+	if (!t->unloaded)
+		return &t->patch;
+	if (mail_reader_reread(r->reader, t->mail, &m) < 0) {
+		r->failed = true;
+		return &t->patch;	/* empty: no anchors */
+	}
+	patch_parse(&t->patch, m->body ? m->body : "", m->body_len);
+	mail_free(m);
+	t->unloaded = false;
+	g_queue_push_tail(&r->loaded, t);
+	if (g_queue_get_length(&r->loaded) > REVIEW_LOADED_MAX)
+		unload(g_queue_pop_head(&r->loaded));
+	return &t->patch;
+}
+
+static void add_message(struct review *r, const struct mail *m, guint nr)
+{
+	struct review_message *rm;
+
+	if (m->message_id && g_hash_table_contains(r->by_id, m->message_id))
+		return;
+	rm = g_new0(struct review_message, 1);
+	rm->mail = m;
+	rm->id = m->message_id ? g_strdup(m->message_id)
+			       : g_strdup_printf("<none-%u>", nr);
+	rm->index = r->messages->len;
+	rm->files = g_ptr_array_new_with_free_func(g_free);
+	rm->kind = classify(m, rm);
+	g_ptr_array_add(r->messages, rm);
+	g_hash_table_insert(r->by_id, rm->id, rm);
+	if (m->from_name && !g_hash_table_contains(r->senders, m->from_name))
+		g_hash_table_insert(r->senders, m->from_name,
+				    (gpointer)(m->from_email ? m->from_email : ""));
+	thread_add(&r->thread, rm->id,
+		   rm->kind == REVIEW_PATCH ? THREAD_PATCH :
+		   rm->kind == REVIEW_COVER ? THREAD_COVER : THREAD_REPLY,
+		   m->in_reply_to, m->references);
+	if (rm->kind == REVIEW_PATCH)
+		index_series(r, rm);
+}
+
+/* Keeps of an owned mail what the analysis still needs. */
+static void slim(struct review *r, struct mail *m, struct review_message *rm)
+{
+	g_clear_pointer(&m->raw, g_free);
+	m->raw_len = 0;
+	g_clear_pointer(&m->from, g_free);
+	g_clear_pointer(&m->reconstructed, g_free);
+	if (!(r->flags & REVIEW_QUOTED)) {
+		g_clear_pointer(&m->to, g_free);
+		g_clear_pointer(&m->cc, g_free);
+	}
+	if (rm && rm->kind != REVIEW_REPLY) {
+		g_clear_pointer(&m->body, g_free);
+		m->body_len = 0;
+		if (r->reader && rm->kind == REVIEW_PATCH)
+			unload(rm);
+	}
+}
+
+void review_add(struct review *r, struct mail *m, struct mail_reader *reader)
+{
+	guint n = r->messages->len;
+
+	if (reader)
+		r->reader = reader;
+	if (m->message_id && g_hash_table_contains(r->by_id, m->message_id)) {
+		mail_free(m);	/* a duplicate: ignored */
+		r->seen++;
+		return;
+	}
+	g_ptr_array_add(r->owned, m);
+	add_message(r, m, r->seen++);
+	slim(r, m, r->messages->len > n ? r->messages->pdata[n] : NULL);
+}
+
+static void add_trailers(struct review *r, struct review_message *rm,
+			 struct review_message *target, GPtrArray *trailers)
+{
+	for (guint k = 0; k < trailers->len; k++) {
+		struct review_trailer *t = trailers->pdata[k];
+
+		t->given_in = rm->id;
+		if (target && target->kind == REVIEW_COVER)
+			t->scope = SCOPE_SERIES;
+		else if (!rm->target)
+			t->scope = SCOPE_OTHER;
+		else if (!target && t->scope != SCOPE_SERIES &&
+			 !(rm->subj.patch && rm->subj.index > 0))
+			/* an absent target the subject does not name */
+			t->scope = rm->subj.patch && rm->subj.total > 1 ?
+					   SCOPE_SERIES : SCOPE_OTHER;
+		if (target && target->kind != REVIEW_REPLY &&
+		    t->scope == SCOPE_SERIES)
+			series_patches(r, target, t->applies_to);
+		else if (rm->target)
+			g_ptr_array_add(t->applies_to, g_strdup(rm->target));
+		g_ptr_array_add(r->trailers, t);
+	}
+}
+
+static void analyse_reply(struct review *r, struct review_message *rm)
+{
+	struct review_message *target;
+	const struct patch *p;
+	GPtrArray *comments, *trailers;
+	GArray *arr;
+
+	rm->target = thread_target(&r->thread, rm->id, &rm->target_present);
+	arr = body_lines(rm->mail);
+	infer_target(rm, arr);
+	target = rm->target_present ? review_find(r, rm->target) : NULL;
+	p = target_patch(r, target);
+	comments = g_ptr_array_new();
+	trailers = g_ptr_array_new();
+	segment_lines(rm->mail, arr, p, comments, trailers);
+	for (guint k = 0; k < comments->len; k++) {
+		struct review_comment *c = comments->pdata[k];
+
+		c->reply_id = rm->id;
+		c->patch_id = rm->target;
+		g_ptr_array_add(r->comments, c);
+	}
+	add_trailers(r, rm, target, trailers);
+	g_ptr_array_free(comments, TRUE);
+	g_ptr_array_free(trailers, TRUE);
+	if (r->flags & REVIEW_QUOTED)
+		recover(r, rm, arr, p, r->quoted);
+	g_array_free(arr, TRUE);
+}
+
+int review_finish(struct review *r)
+{
+	for (guint i = 0; i < r->messages->len; i++) {
+		struct review_message *rm = r->messages->pdata[i];
+
+		if (rm->kind != REVIEW_REPLY)
+			continue;
+		analyse_reply(r, rm);
+		if (r->reader) {
+			/* the JSON needs no body: let it go */
+			struct mail *m = (struct mail *)rm->mail;
+
+			g_clear_pointer(&m->body, g_free);
+			m->body_len = 0;
+		}
+	}
+	while (!g_queue_is_empty(&r->loaded))
+		unload(g_queue_pop_head(&r->loaded));
+	return r->failed ? -1 : 0;
 }
 
 void review_extract(struct review *r, const GPtrArray *mails)
 {
-	for (guint i = 0; i < mails->len; i++) {
-		const struct mail *m = mails->pdata[i];
-		struct review_message *rm;
-
-		if (m->message_id && g_hash_table_contains(r->by_id, m->message_id))
-			continue;
-		rm = g_new0(struct review_message, 1);
-		rm->mail = m;
-		rm->id = m->message_id ? g_strdup(m->message_id)
-				       : g_strdup_printf("<none-%u>", i);
-		rm->kind = classify(m, rm);
-		g_ptr_array_add(r->messages, rm);
-		g_hash_table_insert(r->by_id, rm->id, rm);
-		thread_add(&r->thread, rm->id,
-			   rm->kind == REVIEW_PATCH ? THREAD_PATCH :
-			   rm->kind == REVIEW_COVER ? THREAD_COVER : THREAD_REPLY,
-			   m->in_reply_to, m->references);
-	}
-	for (guint i = 0; i < r->messages->len; i++) {
-		struct review_message *rm = r->messages->pdata[i];
-		struct review_message *target;
-		GPtrArray *comments, *trailers;
-
-		if (rm->kind != REVIEW_REPLY)
-			continue;
-		rm->target = thread_target(&r->thread, rm->id, &rm->target_present);
-		infer_target(rm);
-		target = rm->target_present ? review_find(r, rm->target) : NULL;
-		comments = g_ptr_array_new();
-		trailers = g_ptr_array_new();
-		review_segment(rm->mail,
-			       target && target->kind == REVIEW_PATCH ?
-				       &target->patch : NULL,
-			       comments, trailers);
-		for (guint k = 0; k < comments->len; k++) {
-			struct review_comment *c = comments->pdata[k];
-
-			c->reply_id = rm->id;
-			c->patch_id = rm->target;
-			g_ptr_array_add(r->comments, c);
-		}
-		for (guint k = 0; k < trailers->len; k++) {
-			struct review_trailer *t = trailers->pdata[k];
-
-			t->given_in = rm->id;
-			if (target && target->kind == REVIEW_COVER)
-				t->scope = SCOPE_SERIES;
-			else if (!rm->target)
-				t->scope = SCOPE_OTHER;
-			else if (!target && t->scope != SCOPE_SERIES &&
-				 !(rm->subj.patch && rm->subj.index > 0))
-				/* an absent target the subject does not name */
-				t->scope = rm->subj.patch && rm->subj.total > 1 ?
-						   SCOPE_SERIES : SCOPE_OTHER;
-			if (target && target->kind != REVIEW_REPLY &&
-			    t->scope == SCOPE_SERIES)
-				series_patches(r, target, t->applies_to);
-			else if (rm->target)
-				g_ptr_array_add(t->applies_to, g_strdup(rm->target));
-			g_ptr_array_add(r->trailers, t);
-		}
-		g_ptr_array_free(comments, TRUE);
-		g_ptr_array_free(trailers, TRUE);
-		recover(r, rm, target && target->kind == REVIEW_PATCH ?
-				       &target->patch : NULL, r->quoted);
-	}
+	for (guint i = 0; i < mails->len; i++)
+		add_message(r, mails->pdata[i], i);
+	review_finish(r);
 }
 
 /* ---- JSON ---- */
@@ -1212,81 +1374,190 @@ static json_t *comment_json(const struct review *r,
 		"text", jstr(c->text));
 }
 
+static json_t *quoted_json(const struct review *r,
+			   const struct review_comment *c)
+{
+	json_t *o = comment_json(r, c);
+
+	json_object_set_new(o, "author_name", jstr(c->author_name));
+	json_object_set_new(o, "quoted_in", jstr(c->quoted_in));
+	return o;
+}
+
 json_t *review_quoted_json(const struct review *r)
 {
 	json_t *a = json_array();
 
-	for (guint i = 0; i < r->quoted->len; i++) {
-		const struct review_comment *c = r->quoted->pdata[i];
-		json_t *o = comment_json(r, c);
-
-		json_object_set_new(o, "author_name", jstr(c->author_name));
-		json_object_set_new(o, "quoted_in", jstr(c->quoted_in));
-		json_array_append_new(a, o);
-	}
+	for (guint i = 0; i < r->quoted->len; i++)
+		json_array_append_new(a, quoted_json(r, r->quoted->pdata[i]));
 	return a;
+}
+
+static json_t *message_json(const struct review_message *rm)
+{
+	const struct mail *m = rm->mail;
+
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+			 "message_id", id_json(rm),
+			 "from_name", jstr(m->from_name ? m->from_name : ""),
+			 "from_email", jstr(m->from_email ? m->from_email : ""),
+			 "date", iso_date(m),
+			 "subject", jstr(m->subject ? m->subject : ""),
+			 "in_reply_to", jstr(m->in_reply_to),
+			 "kind", kind_name(rm->kind));
+}
+
+/* Covers and patches; NULL for a reply. */
+static json_t *patch_json(const struct review_message *rm)
+{
+	const struct mail *m = rm->mail;
+	json_t *files;
+
+	if (rm->kind == REVIEW_REPLY)
+		return NULL;
+	files = json_array();
+	for (guint f = 0; f < rm->files->len; f++)
+		json_array_append_new(files, jstr(rm->files->pdata[f]));
+	return json_pack("{s:o, s:s, s:o, s:i, s:i, s:i, s:o}",
+			 "message_id", id_json(rm),
+			 "kind", kind_name(rm->kind),
+			 "subject", jstr(m->subject ? m->subject : ""),
+			 "version", rm->subj.version,
+			 "index", rm->subj.index,
+			 "total", rm->subj.total,
+			 "files", files);
+}
+
+static json_t *trailer_json(const struct review *r,
+			    const struct review_trailer *t)
+{
+	const struct review_message *rm = review_find(r, t->given_in);
+	json_t *to = json_array();
+
+	for (guint k = 0; k < t->applies_to->len; k++)
+		json_array_append_new(to, jstr(t->applies_to->pdata[k]));
+	return json_pack("{s:o, s:o, s:o, s:o, s:s, s:o}",
+			 "kind", jstr(t->kind),
+			 "person_name", jstr(t->name),
+			 "person_email", jstr(t->email),
+			 "given_in", id_json(rm),
+			 "scope", review_scope_name(t->scope),
+			 "applies_to", to);
+}
+
+enum section { S_MESSAGES, S_PATCHES, S_COMMENTS, S_TRAILERS, S_QUOTED };
+
+static const char *const section_names[] = {
+	"messages", "patches", "comments", "trailers", "quoted",
+};
+
+static guint section_len(const struct review *r, enum section s)
+{
+	switch (s) {
+	case S_MESSAGES:
+	case S_PATCHES:
+		return r->messages->len;
+	case S_COMMENTS:
+		return r->comments->len;
+	case S_TRAILERS:
+		return r->trailers->len;
+	default:
+		return r->quoted->len;
+	}
+}
+
+/* Element i of a section, or NULL when it has none there. */
+static json_t *section_elem(const struct review *r, enum section s, guint i)
+{
+	switch (s) {
+	case S_MESSAGES:
+		return message_json(r->messages->pdata[i]);
+	case S_PATCHES:
+		return patch_json(r->messages->pdata[i]);
+	case S_COMMENTS:
+		return comment_json(r, r->comments->pdata[i]);
+	case S_TRAILERS:
+		return trailer_json(r, r->trailers->pdata[i]);
+	default:
+		return quoted_json(r, r->quoted->pdata[i]);
+	}
 }
 
 json_t *review_to_json(const struct review *r)
 {
 	json_t *root = json_object();
-	json_t *msgs = json_array(), *patches = json_array();
-	json_t *comments = json_array(), *trailers = json_array();
 
-	for (guint i = 0; i < r->messages->len; i++) {
-		const struct review_message *rm = r->messages->pdata[i];
-		const struct mail *m = rm->mail;
+	for (enum section s = S_MESSAGES; s <= S_TRAILERS; s++) {
+		json_t *a = json_array();
 
-		json_array_append_new(msgs, json_pack(
-			"{s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
-			"message_id", id_json(rm),
-			"from_name", jstr(m->from_name ? m->from_name : ""),
-			"from_email", jstr(m->from_email ? m->from_email : ""),
-			"date", iso_date(m),
-			"subject", jstr(m->subject ? m->subject : ""),
-			"in_reply_to", jstr(m->in_reply_to),
-			"kind", kind_name(rm->kind)));
-		if (rm->kind == REVIEW_REPLY)
-			continue;
+		for (guint i = 0; i < section_len(r, s); i++) {
+			json_t *e = section_elem(r, s, i);
 
-		json_t *files = json_array();
-
-		for (guint f = 0; f < rm->patch.files->len; f++) {
-			const struct patch_file *pf = rm->patch.files->pdata[f];
-
-			json_array_append_new(files, jstr(pf->path));
+			if (e)
+				json_array_append_new(a, e);
 		}
-		json_array_append_new(patches, json_pack(
-			"{s:o, s:s, s:o, s:i, s:i, s:i, s:o}",
-			"message_id", id_json(rm),
-			"kind", kind_name(rm->kind),
-			"subject", jstr(m->subject ? m->subject : ""),
-			"version", rm->subj.version,
-			"index", rm->subj.index,
-			"total", rm->subj.total,
-			"files", files));
+		json_object_set_new(root, section_names[s], a);
 	}
-	for (guint i = 0; i < r->comments->len; i++)
-		json_array_append_new(comments, comment_json(r, r->comments->pdata[i]));
-	for (guint i = 0; i < r->trailers->len; i++) {
-		const struct review_trailer *t = r->trailers->pdata[i];
-		const struct review_message *rm = review_find(r, t->given_in);
-		json_t *to = json_array();
-
-		for (guint k = 0; k < t->applies_to->len; k++)
-			json_array_append_new(to, jstr(t->applies_to->pdata[k]));
-		json_array_append_new(trailers, json_pack(
-			"{s:o, s:o, s:o, s:o, s:s, s:o}",
-			"kind", jstr(t->kind),
-			"person_name", jstr(t->name),
-			"person_email", jstr(t->email),
-			"given_in", id_json(rm),
-			"scope", review_scope_name(t->scope),
-			"applies_to", to));
-	}
-	json_object_set_new(root, "messages", msgs);
-	json_object_set_new(root, "patches", patches);
-	json_object_set_new(root, "comments", comments);
-	json_object_set_new(root, "trailers", trailers);
 	return root;
+}
+
+#define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+
+/*
+ * One element of a top-level array, as json_dumpf() writes it two levels
+ * deep: every line indented by four more spaces (a JSON string never
+ * holds a raw newline, so every '\n' is a line break of the layout).
+ */
+static int write_elem(FILE *out, json_t *e, bool first)
+{
+	char *text = json_dumps(e, JSON_FLAGS);
+	int ret = 0;
+
+	if (!text) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (fputs(first ? "\n    " : ",\n    ", out) == EOF)
+		ret = -1;
+	for (const char *p = text; !ret && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (fwrite(p, 1, n, out) != n ||
+		    (nl && fputs("\n    ", out) == EOF))
+			ret = -1;
+		p += n + (nl ? 1 : 0);
+	}
+	free(text);
+	return ret;
+}
+
+int review_write_json(const struct review *r, bool quoted, FILE *out)
+{
+	enum section last = quoted ? S_QUOTED : S_TRAILERS;
+
+	if (fputs("{", out) == EOF)
+		return -1;
+	for (enum section s = S_MESSAGES; s <= last; s++) {
+		bool first = true;
+
+		if (fprintf(out, "%s\n  \"%s\": [", s ? "," : "",
+			    section_names[s]) < 0)
+			return -1;
+		for (guint i = 0; i < section_len(r, s); i++) {
+			json_t *e = section_elem(r, s, i);
+			int ret;
+
+			if (!e)
+				continue;
+			ret = write_elem(out, e, first);
+			json_decref(e);
+			if (ret < 0)
+				return -1;
+			first = false;
+		}
+		if (fputs(first ? "]" : "\n  ]", out) == EOF)
+			return -1;
+	}
+	return fputs("\n}\n", out) == EOF ? -1 : 0;
 }

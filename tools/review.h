@@ -3,6 +3,7 @@
 #define KSERIES_REVIEW_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <glib.h>
 #include <jansson.h>
 
@@ -53,12 +54,17 @@ enum review_kind {
 };
 
 struct review_message {
-	const struct mail *mail;	/* borrowed */
+	const struct mail *mail;	/* borrowed, or owned by the review
+					 * when review_add() took it */
 	char *id;		/* the Message-ID, or a made-up key
 				 * ("<none-N>") when it has none */
+	guint index;		/* in review.messages */
 	enum review_kind kind;
 	struct subject subj;
-	struct patch patch;	/* the diff, for patches */
+	struct patch patch;	/* the diff, for patches; empty while it is
+				 * not loaded (see review_add()) */
+	GPtrArray *files;	/* char *, the b-paths of the diff */
+	bool unloaded;		/* patch let go, to be read again */
 	const char *target;	/* replies: the target's id (borrowed), or
 				 * NULL when it has no parent */
 	bool target_present;	/* the target is in the mbox */
@@ -94,17 +100,36 @@ struct review_trailer {
 	GPtrArray *applies_to;	/* char *, patch message ids */
 };
 
+enum review_flags {
+	REVIEW_QUOTED = 1 << 0,	/* recover review from quotes (r->quoted) */
+};
+
 struct review {
 	GPtrArray *messages;	/* struct review_message *, mbox order */
 	GPtrArray *comments;	/* struct review_comment * */
 	GPtrArray *trailers;	/* struct review_trailer * */
 	GPtrArray *quoted;	/* struct review_comment *, recovered from
-				 * quotes of absent messages (not in JSON) */
+				 * quotes of absent messages (not in JSON);
+				 * only with REVIEW_QUOTED */
 	struct thread thread;
 	GHashTable *by_id;	/* id → struct review_message * */
+	unsigned flags;		/* enum review_flags */
+	GHashTable *senders;	/* from_name → from_email, the first
+				 * message's (borrowed) */
+	GHashTable *in_series;	/* id → GPtrArray of the patches whose
+				 * In-Reply-To or References name it */
+	GPtrArray *owned;	/* the mails review_add() took */
+	struct mail_reader *reader;	/* to read a patch again, or NULL */
+	GQueue loaded;		/* struct review_message * whose patch was
+				 * read again, oldest first */
+	guint seen;		/* mails given to review_add(), duplicates
+				 * included */
+	bool failed;		/* a patch could not be read again */
 };
 
+/* A review that does everything (REVIEW_QUOTED). */
 void review_init(struct review *r);
+void review_init_flags(struct review *r, unsigned flags);
 void review_release(struct review *r);
 
 /*
@@ -114,11 +139,32 @@ void review_release(struct review *r);
  */
 void review_extract(struct review *r, const GPtrArray *mails);
 
+/*
+ * The same, a message at a time, for an mbox read with a mail_reader:
+ * review_add() takes m (the review frees it) and keeps of it only what
+ * the analysis needs: the headers, a reply's body, the paths of a
+ * patch's diff. When reader is given (it must outlive r), the diffs are
+ * let go too, and read again from the mbox when a reply needs one, a few
+ * at a time; else they are kept. review_finish() analyses the replies;
+ * it returns -1 with an error printed when a diff could not be read
+ * again (the mbox changed meanwhile).
+ */
+void review_add(struct review *r, struct mail *m, struct mail_reader *reader);
+int review_finish(struct review *r);
+
 /* The message with this id, or NULL. */
 struct review_message *review_find(const struct review *r, const char *id);
 
 /* The JSON object of DESIGN.md §5; a new reference. */
 json_t *review_to_json(const struct review *r);
+
+/*
+ * Writes review_to_json(r) (with the "quoted" array when quoted is set)
+ * to out, as json_dumpf() with JSON_INDENT(2) | JSON_PRESERVE_ORDER and a
+ * final newline would, but an element at a time: the whole tree is never
+ * built. Returns 0, or -1 on a write error (errno set).
+ */
+int review_write_json(const struct review *r, bool quoted, FILE *out);
 
 /*
  * The comments recovered from quotes (r->quoted) as a JSON array: the

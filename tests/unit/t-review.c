@@ -3,7 +3,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "mail.h"
@@ -390,6 +393,182 @@ static void test_json(void **state)
 	fx_free(f);
 }
 
+/*
+ * The address of a quoted writer who gave none: the first message in the
+ * mbox from that name (looked up once, not by scanning the mbox for every
+ * attribution), else the reply's recipients.
+ */
+static void test_quoted_sender_address(void **state)
+{
+	struct fx *f = extract(
+		HDR("Carl Checker <carl@one.example>", "c1@x", "In-Reply-To: <p2@x>\n",
+		    "Re: [PATCH 2/2] k: change g")
+		"Fine.\n\n"
+		HDR("Carl Checker <carl@two.example>", "c2@x", "In-Reply-To: <p2@x>\n",
+		    "Re: [PATCH 2/2] k: change g")
+		"Fine again.\n\n"
+		HDR("Ann Author <ann@example.org>", "q4@x",
+		    "In-Reply-To: <gone-d@x>\nReferences: <p1@x> <gone-c@x> <gone-d@x>\n"
+		    "Cc: Dan Doubter <dan@example.org>\n",
+		    "Re: [PATCH 1/2] k: change f")
+		"On Tue, 3 Sep 2024 09:00:00 +0200, Dan Doubter wrote:\n"
+		"> On Mon, Sep 02, 2024 at 11:00:00AM +0000, Carl Checker wrote:\n"
+		"> > > +\tint y = 3;\n"
+		"> >\n"
+		"> > y is unused.\n"
+		">\n"
+		"> Agreed.\n\n"
+		"Will do.\n");
+	const struct review_comment *c;
+
+	assert_int_equal(f->r.quoted->len, 2);
+	c = f->r.quoted->pdata[0];
+	assert_string_equal(c->author_name, "Dan Doubter");
+	assert_string_equal(c->author_email, "dan@example.org");
+	c = f->r.quoted->pdata[1];
+	assert_string_equal(c->author_name, "Carl Checker");
+	assert_string_equal(c->author_email, "carl@one.example");
+	fx_free(f);
+}
+
+/* Without REVIEW_QUOTED nothing is recovered from quotes, the rest alike. */
+static void test_quoted_only_when_asked(void **state)
+{
+	static const char reply[] =
+		HDR("Ann Author <ann@example.org>", "q5@x",
+		    "In-Reply-To: <gone-f@x>\nReferences: <p1@x> <gone-e@x> <gone-f@x>\n",
+		    "Re: [PATCH 1/2] k: change f")
+		"On Tue, 3 Sep 2024 09:00:00 +0200, Bea Critic wrote:\n"
+		"> > +\tint y = 3;\n"
+		">\n"
+		"> Drop it.\n\n"
+		"Will do.\n";
+	char *all = g_strconcat(base, reply, NULL);
+	GPtrArray *mails = mail_array_new();
+	struct review r;
+	struct fx *f = extract(reply);
+	json_t *a, *b;
+
+	assert_int_equal(mail_parse_mbox(all, strlen(all), "test", mails), 0);
+	review_init_flags(&r, 0);
+	review_extract(&r, mails);
+	assert_int_equal(f->r.quoted->len, 1);
+	assert_int_equal(r.quoted->len, 0);
+	a = review_to_json(&f->r);
+	b = review_to_json(&r);
+	assert_true(json_equal(a, b));
+	json_decref(a);
+	json_decref(b);
+	review_release(&r);
+	g_ptr_array_unref(mails);
+	g_free(all);
+	fx_free(f);
+}
+
+/* review_write_json() into a string. */
+static char *written(const struct review *r, bool quoted)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	assert_int_equal(review_write_json(r, quoted, fp), 0);
+	fclose(fp);
+	return buf;
+}
+
+/* What cmd-review wrote before: the whole tree dumped at once. */
+static char *dumped(const struct review *r, bool quoted)
+{
+	json_t *j = review_to_json(r);
+	char *text, *out;
+
+	if (quoted)
+		json_object_set_new(j, "quoted", review_quoted_json(r));
+	text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	out = g_strconcat(text, "\n", NULL);
+	free(text);
+	json_decref(j);
+	return out;
+}
+
+/*
+ * An mbox read a message at a time, its diffs let go and read again from
+ * the file (more patches than are kept at once, each reply after all of
+ * them), gives the review the whole-mbox path gives, and the streamed
+ * JSON is byte for byte the dump of the whole tree.
+ */
+static void test_streaming_same(void **state)
+{
+	GString *mb = g_string_new(NULL);
+	GPtrArray *mails = mail_array_new();
+	struct review whole, streamed;
+	struct mail_reader rd;
+	struct mail *m;
+	char *path = NULL, *a, *b;
+	int fd;
+
+	g_string_append(mb, base);
+	for (int i = 0; i < 40; i++)
+		g_string_append_printf(mb,
+			"From x@y Thu Jan  1 00:00:00 1970\n"
+			"From: Ann Author <ann@example.org>\n"
+			"Message-ID: <s%d@x>\nIn-Reply-To: <c@x>\n"
+			"Subject: [PATCH v2 %d/40] k: step %d\n\n"
+			"Step.\n---\ndiff --git a/k/s%d.c b/k/s%d.c\n"
+			"--- a/k/s%d.c\n+++ b/k/s%d.c\n@@ -1,2 +1,2 @@\n"
+			"-\tint s = %d;\n+\tint s = %d;\n }\n\n",
+			i, i + 1, i, i, i, i, i, i, i + 1);
+	for (int i = 39; i >= 0; i--)
+		g_string_append_printf(mb,
+			"From x@y Thu Jan  1 00:00:00 1970\n"
+			"From: Rita Reviewer <rita@example.org>\n"
+			"Message-ID: <r%d@x>\nIn-Reply-To: <s%d@x>\n"
+			"To: Ann Author <ann@example.org>\n"
+			"Subject: Re: [PATCH v2 %d/40] k: step %d\n\n"
+			"On Mon, 2 Sep 2024, Ann Author wrote:\n"
+			"> +\tint s = %d;\n\nWhy %d?\n\n"
+			"Reviewed-by: Rita Reviewer <rita@example.org>\n\n",
+			i, i, i + 1, i, i + 1, i + 1);
+	/* a trailer for the series, given to the cover */
+	g_string_append(mb, HDR("Rita Reviewer <rita@example.org>", "rc@x",
+				"In-Reply-To: <c@x>\n", "Re: [PATCH 0/2] k: series")
+			    "Acked-by: Rita Reviewer <rita@example.org>\n");
+	assert_int_equal(mail_parse_mbox(mb->str, mb->len, "test", mails), 0);
+	review_init(&whole);
+	review_extract(&whole, mails);
+
+	fd = g_file_open_tmp("t-review-XXXXXX", &path, NULL);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, mb->str, mb->len), (ssize_t)mb->len);
+	close(fd);
+	assert_int_equal(mail_reader_open(&rd, path, MAIL_NO_RAW), 0);
+	review_init(&streamed);
+	while (mail_reader_next(&rd, &m) > 0)
+		review_add(&streamed, m, &rd);
+	assert_int_equal(review_finish(&streamed), 0);
+	assert_int_equal(streamed.comments->len, 40);
+
+	for (int quoted = 0; quoted <= 1; quoted++) {
+		a = dumped(&whole, quoted);
+		b = written(&streamed, quoted);
+		assert_string_equal(a, b);
+		free(b);
+		b = written(&whole, quoted);
+		assert_string_equal(a, b);
+		free(b);
+		g_free(a);
+	}
+	review_release(&streamed);
+	mail_reader_close(&rd);
+	review_release(&whole);
+	unlink(path);
+	g_free(path);
+	g_ptr_array_unref(mails);
+	g_string_free(mb, TRUE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +584,9 @@ int main(void)
 		cmocka_unit_test(test_absent_target),
 		cmocka_unit_test(test_quoted_recovery),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_quoted_sender_address),
+		cmocka_unit_test(test_quoted_only_when_asked),
+		cmocka_unit_test(test_streaming_same),
 	};
 
 	mail_init();
