@@ -457,6 +457,42 @@ out:
 	return ret;
 }
 
+/*
+ * Reads and classifies the mbox a message at a time, keeping of each what
+ * the import writes: a reply's raw message (for thread.mbox), a patch's
+ * or cover's decoded mail; never the whole mbox.
+ */
+static int read_items(const char *mbox, GPtrArray *mails, GPtrArray *items)
+{
+	struct mail_reader rd;
+	struct mail *m;
+	int ret;
+
+	if (mail_reader_open(&rd, mbox, 0) < 0)
+		return -1;
+	while ((ret = mail_reader_next(&rd, &m)) > 0) {
+		struct item *it = g_new0(struct item, 1);
+
+		it->mail = m;
+		subject_parse(m->subject, &it->subj);
+		if (it->subj.patch && !it->subj.reply)
+			it->kind = body_has_diff(m->body, m->body_len) ?
+				   K_PATCH : K_COVER;
+		if (it->kind == K_REPLY) {
+			g_clear_pointer(&m->body, g_free);
+			m->body = g_strdup("");
+			m->body_len = 0;
+		} else {
+			g_clear_pointer(&m->raw, g_free);
+			m->raw_len = 0;
+		}
+		g_ptr_array_add(mails, m);
+		g_ptr_array_add(items, it);
+	}
+	mail_reader_close(&rd);
+	return ret;
+}
+
 int cmd_import(int argc, const char **argv)
 {
 	const char *name = NULL, *mbox = NULL, *base = "v7.2.13";
@@ -506,37 +542,22 @@ int cmd_import(int argc, const char **argv)
 		die("bad base '%s'", base);
 
 	mails = mail_array_new();
-	if (mail_read_mbox(mbox, mails) < 0)
-		goto out;
-
-	/* classify */
 	items = g_ptr_array_new();
-	for (guint i = 0; i < mails->len; i++) {
-		struct item *it = g_new0(struct item, 1);
-
-		it->mail = mails->pdata[i];
-		subject_parse(it->mail->subject, &it->subj);
-		if (it->subj.patch && !it->subj.reply)
-			it->kind = body_has_diff(it->mail->body, it->mail->body_len) ?
-				   K_PATCH : K_COVER;
-		g_ptr_array_add(items, it);
-	}
+	if (read_items(mbox, mails, items) < 0)
+		goto out;
 	/* which version */
 	if (!version) {
+		bool posted = false;
+
+		/* a reply's [PATCH vN] says it only when no patch is here */
+		for (guint j = 0; j < items->len && !posted; j++)
+			if (((struct item *)items->pdata[j])->kind != K_REPLY)
+				posted = true;
 		for (guint i = 0; i < items->len; i++) {
 			struct item *it = items->pdata[i];
 
-			if (it->kind == K_REPLY && !it->subj.patch)
+			if (it->kind == K_REPLY && (!it->subj.patch || posted))
 				continue;
-			if (it->kind == K_REPLY) {
-				bool posted = false;
-
-				for (guint j = 0; j < items->len; j++)
-					if (((struct item *)items->pdata[j])->kind != K_REPLY)
-						posted = true;
-				if (posted)
-					continue;
-			}
 			if (version && it->subj.version != version) {
 				error("'%s' holds v%d and v%d: import one with --version",
 				      mbox, version, it->subj.version);
