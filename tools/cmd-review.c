@@ -47,6 +47,7 @@ static int review_extract_cmd(int argc, const char **argv)
 	struct review r;
 	GString *in = NULL;
 	int ret = 0, got;
+	unsigned flags;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
@@ -64,14 +65,16 @@ static int review_extract_cmd(int argc, const char **argv)
 	}
 	if (!path)
 		usage(review_usage);
+	/* only review recovered from quotes looks at the recipients */
+	flags = MAIL_NO_RAW | (quoted ? 0 : MAIL_NO_RECIPIENTS);
 	if (!strcmp(path, "-")) {
 		in = g_string_new(NULL);
 		if (read_stdin(in) < 0) {
 			g_string_free(in, TRUE);
 			return EXIT_FATAL;
 		}
-		mail_reader_open_mem(&rd, in->str, in->len, "<stdin>", MAIL_NO_RAW);
-	} else if (mail_reader_open(&rd, path, MAIL_NO_RAW) < 0) {
+		mail_reader_open_mem(&rd, in->str, in->len, "<stdin>", flags);
+	} else if (mail_reader_open(&rd, path, flags) < 0) {
 		return EXIT_FATAL;
 	}
 	review_init_flags(&r, quoted ? REVIEW_QUOTED : 0);

@@ -260,9 +260,14 @@ static char *to_utf8_nonul(const char *buf, size_t len, const char *charset);
 
 static char *to_utf8(const char *raw, size_t raw_len, const char *charset)
 {
-	char *out, *buf = g_malloc(raw_len + 1);
+	char *out, *buf;
 	size_t len = 0;
 
+	if (!raw_len)
+		return g_strdup("");	/* an empty part: no data at all */
+	if (!memchr(raw, '\0', raw_len))
+		return to_utf8_nonul(raw, raw_len, charset);
+	buf = g_malloc(raw_len + 1);
 	for (size_t i = 0; i < raw_len; i++)
 		if (raw[i])
 			buf[len++] = raw[i];
@@ -429,13 +434,14 @@ static void walk_part(GMimeObject *obj, int depth, struct walk *w)
 		g_object_unref(mem);
 		/* CRLF → LF */
 		{
-			char *s = text, *d = text;
+			char *s = strchr(text, '\r'), *d = s;
 
-			for (; *s; s++)
+			for (; s && *s; s++)
 				if (!(s[0] == '\r' && s[1] == '\n'))
 					*d++ = *s;
-			*d = '\0';
-			tlen = (size_t)(d - text);
+			if (d)
+				*d = '\0';
+			tlen = strlen(text);
 		}
 		fmt = g_mime_content_type_get_parameter(ct, "format");
 		if (fmt && !g_ascii_strcasecmp(fmt, "flowed")) {
@@ -570,8 +576,13 @@ static int parse_one(const char *raw, size_t len, const char *name,
 	if (g_mime_object_get_header(GMIME_OBJECT(msg), "X-Kseries-Reconstructed"))
 		m->reconstructed = clean_header(g_mime_object_get_header(
 			GMIME_OBJECT(msg), "X-Kseries-Reconstructed"));
-	m->to = addresses(g_mime_message_get_to(msg));
-	m->cc = addresses(g_mime_message_get_cc(msg));
+	if (flags & MAIL_NO_RECIPIENTS) {
+		m->to = g_strdup("");
+		m->cc = g_strdup("");
+	} else {
+		m->to = addresses(g_mime_message_get_to(msg));
+		m->cc = addresses(g_mime_message_get_cc(msg));
+	}
 
 	w.text = g_string_new(NULL);
 	if (g_mime_message_get_mime_part(msg))

@@ -71,6 +71,8 @@ int mail_parse_mbox(const char *buf, size_t len, const char *name,
 enum mail_flags {
 	MAIL_NO_RAW = 1 << 0,	/* leave raw NULL: callers that never write
 				 * the message back need not hold it twice */
+	MAIL_NO_RECIPIENTS = 1 << 1,	/* to and cc left "": formatting
+					 * address lists is costly */
 };
 
 /*

@@ -136,7 +136,11 @@ static char *lower_trim(const char *s, size_t len)
 		s++, len--;
 	while (len && g_ascii_isspace(s[len - 1]))
 		len--;
-	return g_utf8_strdown(s, (gssize)len);
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] >= 0x80 || !s[i])
+			return g_utf8_strdown(s, (gssize)len);
+	/* ASCII: the same as g_utf8_strdown(), without its Unicode tables */
+	return g_ascii_strdown(s, (gssize)len);
 }
 
 static bool ends_with(const char *s, const char *suffix)

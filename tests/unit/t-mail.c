@@ -354,6 +354,31 @@ static void test_reader_refuses(void **state)
 	g_free(path);
 }
 
+/* MAIL_NO_RECIPIENTS leaves To and Cc empty, and the rest as it was. */
+static void test_reader_no_recipients(void **state)
+{
+	static const char text[] =
+		"From x@y Thu Jan  1 00:00:00 1970\nMessage-ID: <a@x>\n"
+		"To: Ann <ann@example.org>\nCc: Bob <bob@example.org>\n"
+		"Subject: =?UTF-8?Q?caf=C3=A9?=\n\nbody\n";
+	struct mail_reader rd;
+	struct mail *m, *full;
+
+	mail_reader_open_mem(&rd, text, sizeof(text) - 1, "mem", MAIL_NO_RECIPIENTS);
+	assert_int_equal(mail_reader_next(&rd, &m), 1);
+	assert_string_equal(m->to, "");
+	assert_string_equal(m->cc, "");
+	assert_string_equal(m->subject, "café");
+	assert_string_equal(m->body, "body\n");
+	rd.flags = 0;
+	assert_int_equal(mail_reader_reread(&rd, m, &full), 0);
+	assert_string_equal(full->to, "Ann <ann@example.org>");
+	assert_string_equal(full->cc, "Bob <bob@example.org>");
+	mail_free(full);
+	mail_free(m);
+	mail_reader_close(&rd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_reader_file),
 		cmocka_unit_test(test_reader_reread_changed),
 		cmocka_unit_test(test_reader_refuses),
+		cmocka_unit_test(test_reader_no_recipients),
 	};
 
 	return cmocka_run_group_tests_name("mail", tests, NULL, NULL);
