@@ -468,16 +468,30 @@ static int read_items(const char *mbox, GPtrArray *mails, GPtrArray *items)
 	struct mail *m;
 	int ret;
 
-	if (mail_reader_open(&rd, mbox, 0) < 0)
+	/* the recipients (costly to format) are read for the posting only */
+	if (mail_reader_open(&rd, mbox, MAIL_NO_RECIPIENTS) < 0)
 		return -1;
 	while ((ret = mail_reader_next(&rd, &m)) > 0) {
 		struct item *it = g_new0(struct item, 1);
 
-		it->mail = m;
 		subject_parse(m->subject, &it->subj);
-		if (it->subj.patch && !it->subj.reply)
+		if (it->subj.patch && !it->subj.reply) {
+			struct mail *full;
+
 			it->kind = body_has_diff(m->body, m->body_len) ?
 				   K_PATCH : K_COVER;
+			rd.flags = 0;
+			ret = mail_reader_reread(&rd, m, &full);
+			rd.flags = MAIL_NO_RECIPIENTS;
+			mail_free(m);
+			if (ret < 0) {
+				subject_release(&it->subj);
+				g_free(it);
+				break;
+			}
+			m = full;
+		}
+		it->mail = m;
 		if (it->kind == K_REPLY) {
 			g_clear_pointer(&m->body, g_free);
 			m->body = g_strdup("");
