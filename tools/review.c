@@ -51,8 +51,11 @@ void review_trailer_free(struct review_trailer *t)
 	g_free(t);
 }
 
+static void drop_index(struct review_message *rm);
+
 static void message_free(struct review_message *m)
 {
+	drop_index(m);
 	g_free(m->id);
 	subject_release(&m->subj);
 	patch_release(&m->patch);
@@ -371,42 +374,59 @@ static bool in_list(const char *w, const char *const *list, size_t n)
 	return false;
 }
 
-/* Is word one of the sender's names (or its email's local part)? */
-static bool name_word(const char *w, const struct mail *m)
-{
-	bool yes = false;
+/*
+ * The sender's names, lowercased, cut once per message rather than once
+ * per word looked at.
+ */
+struct sender_names {
+	char **parts;		/* the display name's words; NULL if none */
+	char *initials;		/* "ar" for Alice Ryhl */
+	char *local;		/* the email's local part; NULL if none */
+};
 
-	if (!*w)
-		return true;
+static void sender_names_init(struct sender_names *sn, const struct mail *m)
+{
+	memset(sn, 0, sizeof(*sn));
 	if (m->from_name && *m->from_name) {
 		char *n = g_utf8_strdown(m->from_name, -1);
-		char **parts = g_strsplit_set(n, " ,.\"'", -1);
+		GString *ini = g_string_new(NULL);
 
-		for (char **p = parts; *p && !yes; p++)
-			if (**p && !strcmp(*p, w))
-				yes = true;
-		/* initials: "AR" for Alice Ryhl */
-		if (!yes && strlen(w) <= 3) {
-			GString *ini = g_string_new(NULL);
-
-			for (char **p = parts; *p; p++)
-				if (**p)
-					g_string_append_c(ini, (*p)[0]);
-			yes = !strcmp(ini->str, w);
-			g_string_free(ini, TRUE);
-		}
-		g_strfreev(parts);
+		sn->parts = g_strsplit_set(n, " ,.\"'", -1);
+		for (char **p = sn->parts; *p; p++)
+			if (**p)
+				g_string_append_c(ini, (*p)[0]);
+		sn->initials = g_string_free(ini, FALSE);
 		g_free(n);
 	}
-	if (!yes && m->from_email && *m->from_email) {
+	if (m->from_email && *m->from_email) {
 		const char *at = strchr(m->from_email, '@');
-		char *local = g_ascii_strdown(m->from_email,
-					      at ? at - m->from_email : -1);
 
-		yes = !strcmp(local, w);
-		g_free(local);
+		sn->local = g_ascii_strdown(m->from_email,
+					    at ? at - m->from_email : -1);
 	}
-	return yes;
+}
+
+static void sender_names_release(struct sender_names *sn)
+{
+	g_strfreev(sn->parts);
+	g_free(sn->initials);
+	g_free(sn->local);
+}
+
+/* Is word one of the sender's names (or its email's local part)? */
+static bool name_word(const char *w, const struct sender_names *sn)
+{
+	if (!*w)
+		return true;
+	if (sn->parts) {
+		for (char **p = sn->parts; *p; p++)
+			if (**p && !strcmp(*p, w))
+				return true;
+		/* initials: "AR" for Alice Ryhl */
+		if (strlen(w) <= 3 && !strcmp(sn->initials, w))
+			return true;
+	}
+	return sn->local && !strcmp(sn->local, w);
 }
 
 /* Splits a lowercased line into words without punctuation. */
@@ -442,8 +462,8 @@ static bool filler_line(const char *s, size_t len)
 }
 
 /* A line that is only thanks, a closing, or the sender's name. */
-static bool closing_line(const char *s, size_t len, const struct mail *m,
-			 bool allow_thanks)
+static bool closing_line(const char *s, size_t len,
+			 const struct sender_names *sn, bool allow_thanks)
 {
 	char *o = g_strndup(s, len);
 	char *t = g_strstrip(o);
@@ -463,7 +483,7 @@ static bool closing_line(const char *s, size_t len, const struct mail *m,
 		if (!**p)
 			continue;
 		lw = g_utf8_strdown(*p, -1);
-		if (name_word(lw, m))
+		if (name_word(lw, sn))
 			any_name = true;
 		else if (in_list(lw, thanks_words, G_N_ELEMENTS(thanks_words)))
 			any_thanks = true;
@@ -534,7 +554,9 @@ static bool list_footer(const char *s, size_t len)
 
 struct segmenter {
 	const struct mail *m;
+	struct sender_names names;	/* of m */
 	const struct patch *p;
+	const struct anchor_state *shared;	/* p's index, built once, or NULL */
 	struct anchor_state st;
 	struct anchor last;
 	GPtrArray *comments;
@@ -641,7 +663,7 @@ static void flush_run(struct segmenter *sg, struct rline *lines, guint a,
 	while (last > first) {
 		struct rline *l = &lines[g_array_index(keep, guint, last - 1)];
 
-		if (blank(l->s, l->len) || closing_line(l->s, l->len, sg->m, true))
+		if (blank(l->s, l->len) || closing_line(l->s, l->len, &sg->names, true))
 			last--;
 		else
 			break;
@@ -652,7 +674,7 @@ static void flush_run(struct segmenter *sg, struct rline *lines, guint a,
 
 		g_string_append_len(text, l->s, (gssize)l->len);
 		g_string_append_c(text, '\n');
-		if (!blank(l->s, l->len) && !closing_line(l->s, l->len, sg->m, true))
+		if (!blank(l->s, l->len) && !closing_line(l->s, l->len, &sg->names, true))
 			content = true;
 	}
 	if (a < b && keep->len)
@@ -765,8 +787,13 @@ static void segment_at(struct segmenter *sg, struct rline *lines, guint n,
 {
 	guint run_start = 0;
 
-	if (sg->p)
+	sender_names_init(&sg->names, sg->m);
+	if (sg->p && sg->shared) {
+		sg->st = *sg->shared;	/* the index is shared, the cursor ours */
+		anchor_reset(&sg->st);
+	} else if (sg->p) {
 		anchor_init(&sg->st, sg->p);
+	}
 	for (guint i = 0; i < n; i++) {
 		struct rline *l = &lines[i];
 
@@ -784,18 +811,20 @@ static void segment_at(struct segmenter *sg, struct rline *lines, guint n,
 	}
 	if (run_start < n)
 		flush_run(sg, lines, run_start, n, false);
-	if (sg->p)
+	if (sg->p && !sg->shared)
 		anchor_release(&sg->st);
+	sender_names_release(&sg->names);
 }
 
 static void segment_lines(const struct mail *m, GArray *arr,
-			  const struct patch *p, GPtrArray *comments,
-			  GPtrArray *trailers)
+			  const struct patch *p, const struct anchor_state *index,
+			  GPtrArray *comments, GPtrArray *trailers)
 {
 	struct segmenter sg = { 0 };
 
 	sg.m = m;
 	sg.p = p && p->lines->len ? p : NULL;
+	sg.shared = index;
 	sg.comments = comments;
 	sg.trailers = trailers;
 	sg.first_run = true;
@@ -807,7 +836,7 @@ void review_segment(const struct mail *m, const struct patch *p,
 {
 	GArray *arr = body_lines(m);
 
-	segment_lines(m, arr, p, comments, trailers);
+	segment_lines(m, arr, p, NULL, comments, trailers);
 	g_array_free(arr, TRUE);
 }
 
@@ -934,7 +963,8 @@ static char *email_of(const struct review *r, const struct mail *m,
 }
 
 static void recover(struct review *r, const struct review_message *rm,
-		    GArray *arr, const struct patch *p, GPtrArray *out)
+		    GArray *arr, const struct patch *p,
+		    const struct anchor_state *index, GPtrArray *out)
 {
 	struct rline *lines = (struct rline *)(void *)arr->data;
 	GPtrArray *chain = chain_of(rm->mail);
@@ -1000,6 +1030,7 @@ static void recover(struct review *r, const struct review_message *rm,
 		who.from_email = email;
 		sg.m = &who;
 		sg.p = p && p->lines->len ? p : NULL;
+		sg.shared = index;
 		sg.comments = comments = g_ptr_array_new();
 		sg.trailers = trailers = g_ptr_array_new_with_free_func(
 			(GDestroyNotify)review_trailer_free);
@@ -1125,8 +1156,30 @@ static void series_patches(const struct review *r,
 		g_ptr_array_add(out, g_strdup(target->id));
 }
 
+static void drop_index(struct review_message *rm)
+{
+	if (rm->anchors) {
+		anchor_release(rm->anchors);
+		g_clear_pointer(&rm->anchors, g_free);
+	}
+}
+
+/* The anchor index of p (target's diff), built at its first reply. */
+static const struct anchor_state *target_index(struct review_message *t,
+					       const struct patch *p)
+{
+	if (!p || !p->lines->len)
+		return NULL;
+	if (!t->anchors) {
+		t->anchors = g_new0(struct anchor_state, 1);
+		anchor_init(t->anchors, p);
+	}
+	return t->anchors;
+}
+
 static void unload(struct review_message *rm)
 {
+	drop_index(rm);
 	patch_release(&rm->patch);
 	patch_init(&rm->patch);
 	rm->unloaded = true;
@@ -1248,6 +1301,7 @@ static void analyse_reply(struct review *r, struct review_message *rm)
 {
 	struct review_message *target;
 	const struct patch *p;
+	const struct anchor_state *index;
 	GPtrArray *comments, *trailers;
 	GArray *arr;
 
@@ -1256,9 +1310,10 @@ static void analyse_reply(struct review *r, struct review_message *rm)
 	infer_target(rm, arr);
 	target = rm->target_present ? review_find(r, rm->target) : NULL;
 	p = target_patch(r, target);
+	index = target_index(target, p);
 	comments = g_ptr_array_new();
 	trailers = g_ptr_array_new();
-	segment_lines(rm->mail, arr, p, comments, trailers);
+	segment_lines(rm->mail, arr, p, index, comments, trailers);
 	for (guint k = 0; k < comments->len; k++) {
 		struct review_comment *c = comments->pdata[k];
 
@@ -1270,7 +1325,7 @@ static void analyse_reply(struct review *r, struct review_message *rm)
 	g_ptr_array_free(comments, TRUE);
 	g_ptr_array_free(trailers, TRUE);
 	if (r->flags & REVIEW_QUOTED)
-		recover(r, rm, arr, p, r->quoted);
+		recover(r, rm, arr, p, index, r->quoted);
 	g_array_free(arr, TRUE);
 }
 
@@ -1292,6 +1347,8 @@ int review_finish(struct review *r)
 	}
 	while (!g_queue_is_empty(&r->loaded))
 		unload(g_queue_pop_head(&r->loaded));
+	for (guint i = 0; i < r->messages->len; i++)
+		drop_index(r->messages->pdata[i]);
 	return r->failed ? -1 : 0;
 }
 

@@ -12,6 +12,8 @@
 #include "subject.h"
 #include "thread.h"
 
+struct anchor_state;
+
 /*
  * Review extraction (DESIGN.md §5): from the mails of a thread, the
  * patches and covers, and from every reply its comments (anchored to a
@@ -64,6 +66,8 @@ struct review_message {
 	struct patch patch;	/* the diff, for patches; empty while it is
 				 * not loaded (see review_add()) */
 	GPtrArray *files;	/* char *, the b-paths of the diff */
+	struct anchor_state *anchors;	/* the diff's anchor index, built at
+					 * the first reply to it */
 	bool unloaded;		/* patch let go, to be read again */
 	const char *target;	/* replies: the target's id (borrowed), or
 				 * NULL when it has no parent */
