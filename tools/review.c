@@ -55,6 +55,16 @@ static void drop_index(struct review_message *rm);
 
 static void message_free(struct review_message *m)
 {
+	if (m->comments) {
+		for (guint i = 0; i < m->comments->len; i++)
+			review_comment_free(m->comments->pdata[i]);
+		g_ptr_array_unref(m->comments);
+	}
+	if (m->trailers) {
+		for (guint i = 0; i < m->trailers->len; i++)
+			review_trailer_free(m->trailers->pdata[i]);
+		g_ptr_array_unref(m->trailers);
+	}
 	drop_index(m);
 	g_free(m->id);
 	subject_release(&m->subj);
@@ -1084,6 +1094,7 @@ static enum review_kind classify(const struct mail *m, struct review_message *rm
 	if (!rm->subj.patch || rm->subj.reply)
 		return REVIEW_REPLY;
 	if (m->body && patch_parse(&rm->patch, m->body, m->body_len)) {
+		rm->files = g_ptr_array_new_with_free_func(g_free);
 		for (guint f = 0; f < rm->patch.files->len; f++) {
 			const struct patch_file *pf = rm->patch.files->pdata[f];
 
@@ -1180,8 +1191,7 @@ static const struct anchor_state *target_index(struct review_message *t,
 static void unload(struct review_message *rm)
 {
 	drop_index(rm);
-	patch_release(&rm->patch);
-	patch_init(&rm->patch);
+	patch_release(&rm->patch);	/* zeroed: target_patch() inits it */
 	rm->unloaded = true;
 }
 
@@ -1200,8 +1210,9 @@ static const struct patch *target_patch(struct review *r,
 		return &t->patch;
 	if (mail_reader_reread(r->reader, t->mail, &m) < 0) {
 		r->failed = true;
-		return &t->patch;	/* empty: no anchors */
+		return NULL;	/* no anchors */
 	}
+	patch_init(&t->patch);
 	patch_parse(&t->patch, m->body ? m->body : "", m->body_len);
 	mail_free(m);
 	t->unloaded = false;
@@ -1222,7 +1233,6 @@ static void add_message(struct review *r, const struct mail *m, guint nr)
 	rm->id = m->message_id ? g_strdup(m->message_id)
 			       : g_strdup_printf("<none-%u>", nr);
 	rm->index = r->messages->len;
-	rm->files = g_ptr_array_new_with_free_func(g_free);
 	rm->kind = classify(m, rm);
 	g_ptr_array_add(r->messages, rm);
 	g_hash_table_insert(r->by_id, rm->id, rm);
@@ -1248,28 +1258,21 @@ static void slim(struct review *r, struct mail *m, struct review_message *rm)
 		g_clear_pointer(&m->to, g_free);
 		g_clear_pointer(&m->cc, g_free);
 	}
-	if (rm && rm->kind != REVIEW_REPLY) {
+	if (m->time)
+		g_clear_pointer(&m->date, g_free);	/* the JSON's is m->time */
+	if (!rm)
+		return;
+	/* the JSON's subject is the mail's; the parts kept are numbers */
+	g_clear_pointer(&rm->subj.prefix, g_free);
+	g_clear_pointer(&rm->subj.title, g_free);
+	if (rm->kind != REVIEW_REPLY) {
 		g_clear_pointer(&m->body, g_free);
 		m->body_len = 0;
-		if (r->reader && rm->kind == REVIEW_PATCH)
-			unload(rm);
 	}
-}
-
-void review_add(struct review *r, struct mail *m, struct mail_reader *reader)
-{
-	guint n = r->messages->len;
-
-	if (reader)
-		r->reader = reader;
-	if (m->message_id && g_hash_table_contains(r->by_id, m->message_id)) {
-		mail_free(m);	/* a duplicate: ignored */
-		r->seen++;
-		return;
-	}
-	g_ptr_array_add(r->owned, m);
-	add_message(r, m, r->seen++);
-	slim(r, m, r->messages->len > n ? r->messages->pdata[n] : NULL);
+	if (rm->kind == REVIEW_PATCH && r->reader)
+		unload(rm);
+	else if (rm->kind != REVIEW_PATCH)
+		patch_release(&rm->patch);	/* an empty diff: nothing kept */
 }
 
 static void add_trailers(struct review *r, struct review_message *rm,
@@ -1297,12 +1300,12 @@ static void add_trailers(struct review *r, struct review_message *rm,
 	}
 }
 
+/* A reply's comments and trailers, kept with it until collect(). */
 static void analyse_reply(struct review *r, struct review_message *rm)
 {
 	struct review_message *target;
 	const struct patch *p;
 	const struct anchor_state *index;
-	GPtrArray *comments, *trailers;
 	GArray *arr;
 
 	rm->target = thread_target(&r->thread, rm->id, &rm->target_present);
@@ -1311,22 +1314,99 @@ static void analyse_reply(struct review *r, struct review_message *rm)
 	target = rm->target_present ? review_find(r, rm->target) : NULL;
 	p = target_patch(r, target);
 	index = target_index(target, p);
-	comments = g_ptr_array_new();
-	trailers = g_ptr_array_new();
-	segment_lines(rm->mail, arr, p, index, comments, trailers);
-	for (guint k = 0; k < comments->len; k++) {
-		struct review_comment *c = comments->pdata[k];
+	rm->comments = g_ptr_array_new();
+	rm->trailers = g_ptr_array_new();
+	segment_lines(rm->mail, arr, p, index, rm->comments, rm->trailers);
+	if (r->flags & REVIEW_QUOTED)
+		recover(r, rm, arr, p, index, r->quoted);
+	g_array_free(arr, TRUE);
+	rm->analysed = true;
+	if (r->reader) {
+		/* the JSON needs no body: let it go */
+		struct mail *m = (struct mail *)rm->mail;
+
+		g_clear_pointer(&m->body, g_free);
+		m->body_len = 0;
+	}
+}
+
+/*
+ * The reply's comments and trailers join the review's, in mbox order;
+ * a trailer's scope needs every patch of the series, so it waits until
+ * the whole mbox is read.
+ */
+static void collect(struct review *r, struct review_message *rm)
+{
+	struct review_message *target =
+		rm->target_present ? review_find(r, rm->target) : NULL;
+
+	for (guint k = 0; k < rm->comments->len; k++) {
+		struct review_comment *c = rm->comments->pdata[k];
 
 		c->reply_id = rm->id;
 		c->patch_id = rm->target;
 		g_ptr_array_add(r->comments, c);
 	}
-	add_trailers(r, rm, target, trailers);
-	g_ptr_array_free(comments, TRUE);
-	g_ptr_array_free(trailers, TRUE);
-	if (r->flags & REVIEW_QUOTED)
-		recover(r, rm, arr, p, index, r->quoted);
-	g_array_free(arr, TRUE);
+	add_trailers(r, rm, target, rm->trailers);
+	g_clear_pointer(&rm->comments, g_ptr_array_unref);
+	g_clear_pointer(&rm->trailers, g_ptr_array_unref);
+}
+
+/*
+ * Is rm's target settled? When its parents lead to a patch or cover
+ * through messages already here, no later message changes it (the first
+ * of an id wins): it can be analysed, and its body let go, at once.
+ */
+static bool target_settled(const struct review *r,
+			   const struct review_message *rm)
+{
+	const struct review_message *x = rm;
+
+	for (int depth = 0; depth < THREAD_MAX_DEPTH; depth++) {
+		const struct mail *m = x->mail;
+		const char *parent = NULL;
+
+		/* the parent as thread.c takes it */
+		if (m->in_reply_to && *m->in_reply_to &&
+		    strcmp(m->in_reply_to, x->id))
+			parent = m->in_reply_to;
+		for (guint i = m->references ? m->references->len : 0;
+		     !parent && i-- > 0;)
+			if (strcmp(m->references->pdata[i], x->id))
+				parent = m->references->pdata[i];
+		if (!parent || !strcmp(parent, rm->id))
+			return false;
+		x = review_find(r, parent);
+		if (!x)
+			return false;
+		if (x->kind != REVIEW_REPLY)
+			return true;
+	}
+	return false;
+}
+
+void review_add(struct review *r, struct mail *m, struct mail_reader *reader)
+{
+	guint n = r->messages->len;
+	struct review_message *rm;
+
+	if (reader)
+		r->reader = reader;
+	if (m->message_id && g_hash_table_contains(r->by_id, m->message_id)) {
+		mail_free(m);	/* a duplicate: ignored */
+		r->seen++;
+		return;
+	}
+	g_ptr_array_add(r->owned, m);
+	add_message(r, m, r->seen++);
+	if (r->messages->len == n)
+		return;
+	rm = r->messages->pdata[n];
+	slim(r, m, rm);
+	/* quoted review waits for every sender: it is analysed at the end */
+	if (r->reader && rm->kind == REVIEW_REPLY &&
+	    !(r->flags & REVIEW_QUOTED) && target_settled(r, rm))
+		analyse_reply(r, rm);
 }
 
 int review_finish(struct review *r)
@@ -1336,14 +1416,9 @@ int review_finish(struct review *r)
 
 		if (rm->kind != REVIEW_REPLY)
 			continue;
-		analyse_reply(r, rm);
-		if (r->reader) {
-			/* the JSON needs no body: let it go */
-			struct mail *m = (struct mail *)rm->mail;
-
-			g_clear_pointer(&m->body, g_free);
-			m->body_len = 0;
-		}
+		if (!rm->analysed)
+			analyse_reply(r, rm);
+		collect(r, rm);
 	}
 	while (!g_queue_is_empty(&r->loaded))
 		unload(g_queue_pop_head(&r->loaded));
@@ -1477,7 +1552,7 @@ static json_t *patch_json(const struct review_message *rm)
 	if (rm->kind == REVIEW_REPLY)
 		return NULL;
 	files = json_array();
-	for (guint f = 0; f < rm->files->len; f++)
+	for (guint f = 0; rm->files && f < rm->files->len; f++)
 		json_array_append_new(files, jstr(rm->files->pdata[f]));
 	return json_pack("{s:o, s:s, s:o, s:i, s:i, s:i, s:o}",
 			 "message_id", id_json(rm),

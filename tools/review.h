@@ -72,6 +72,10 @@ struct review_message {
 	const char *target;	/* replies: the target's id (borrowed), or
 				 * NULL when it has no parent */
 	bool target_present;	/* the target is in the mbox */
+	bool analysed;		/* its comments and trailers found: */
+	GPtrArray *comments;	/* struct review_comment *, and */
+	GPtrArray *trailers;	/* struct review_trailer *, until they
+				 * join the review's (review_finish()) */
 };
 
 struct review_comment {

@@ -496,10 +496,11 @@ static char *dumped(const struct review *r, bool quoted)
 /*
  * An mbox read a message at a time, its diffs let go and read again from
  * the file (more patches than are kept at once, each reply after all of
- * them), gives the review the whole-mbox path gives, and the streamed
- * JSON is byte for byte the dump of the whole tree.
+ * them, one before its patch), gives the review the whole-mbox path
+ * gives, with quoted review or without (replies then analysed as they
+ * come), and the streamed JSON is byte for byte the dump of the tree.
  */
-static void test_streaming_same(void **state)
+static void streaming_same(unsigned flags)
 {
 	GString *mb = g_string_new(NULL);
 	GPtrArray *mails = mail_array_new();
@@ -507,8 +508,16 @@ static void test_streaming_same(void **state)
 	struct mail_reader rd;
 	struct mail *m;
 	char *path = NULL, *a, *b;
+	bool quoted = flags & REVIEW_QUOTED;
 	int fd;
 
+	/* before its patch: analysed only when the whole mbox is read */
+	g_string_append(mb,
+		"From x@y Thu Jan  1 00:00:00 1970\n"
+		"From: Rita Reviewer <rita@example.org>\n"
+		"Message-ID: <early@x>\nIn-Reply-To: <s7@x>\n"
+		"Subject: Re: [PATCH v2 8/40] k: step 7\n\n"
+		"> +\tint s = 8;\n\nEarly.\n\n");
 	g_string_append(mb, base);
 	for (int i = 0; i < 40; i++)
 		g_string_append_printf(mb,
@@ -536,7 +545,7 @@ static void test_streaming_same(void **state)
 				"In-Reply-To: <c@x>\n", "Re: [PATCH 0/2] k: series")
 			    "Acked-by: Rita Reviewer <rita@example.org>\n");
 	assert_int_equal(mail_parse_mbox(mb->str, mb->len, "test", mails), 0);
-	review_init(&whole);
+	review_init_flags(&whole, flags);
 	review_extract(&whole, mails);
 
 	fd = g_file_open_tmp("t-review-XXXXXX", &path, NULL);
@@ -544,22 +553,21 @@ static void test_streaming_same(void **state)
 	assert_int_equal(write(fd, mb->str, mb->len), (ssize_t)mb->len);
 	close(fd);
 	assert_int_equal(mail_reader_open(&rd, path, MAIL_NO_RAW), 0);
-	review_init(&streamed);
+	review_init_flags(&streamed, flags);
 	while (mail_reader_next(&rd, &m) > 0)
 		review_add(&streamed, m, &rd);
 	assert_int_equal(review_finish(&streamed), 0);
-	assert_int_equal(streamed.comments->len, 40);
+	assert_int_equal(streamed.comments->len, 41);
+	assert_true(((struct review_comment *)streamed.comments->pdata[0])->is_inline);
 
-	for (int quoted = 0; quoted <= 1; quoted++) {
-		a = dumped(&whole, quoted);
-		b = written(&streamed, quoted);
-		assert_string_equal(a, b);
-		free(b);
-		b = written(&whole, quoted);
-		assert_string_equal(a, b);
-		free(b);
-		g_free(a);
-	}
+	a = dumped(&whole, quoted);
+	b = written(&streamed, quoted);
+	assert_string_equal(a, b);
+	free(b);
+	b = written(&whole, quoted);
+	assert_string_equal(a, b);
+	free(b);
+	g_free(a);
 	review_release(&streamed);
 	mail_reader_close(&rd);
 	review_release(&whole);
@@ -567,6 +575,12 @@ static void test_streaming_same(void **state)
 	g_free(path);
 	g_ptr_array_unref(mails);
 	g_string_free(mb, TRUE);
+}
+
+static void test_streaming_same(void **state)
+{
+	streaming_same(REVIEW_QUOTED);
+	streaming_same(0);
 }
 
 int main(void)
