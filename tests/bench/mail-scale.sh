@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# mail-scale.sh - `kseries review extract` and `kseries import` at mailing
+# list scale, side by side with b4 (`b4 am -m`, offline, attestation off)
+# and with `git mailsplit` + `git mailinfo` run per message (how git reads
+# mail), on the same mboxes, in one run: CPU seconds (user + system,
+# children included) and peak RSS (GNU time), and their ratios.
+#
+# The inputs are made at run time from the repo's own mail
+# (tests/bench/mail-corpus.py): for review, copies of every mail the repo
+# holds; for import, one posting and copies of the repo's replies; each
+# copy with its own Message-IDs. Nothing is asserted: the goals of issue
+# 18 are read off the ratios (tests/bench/README).
+#
+#   BENCH_SIZES="2000 10000 20000 100000"  message counts
+#   BENCH_BASELINES=0                      kseries only
+set -euo pipefail
+
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+KSERIES=${KSERIES:-$SRC/kseries}
+SIZES=${BENCH_SIZES:-2000 10000 20000 100000}
+BASELINES=${BENCH_BASELINES:-1}
+TIME=/usr/bin/time
+if ! [ -x "$TIME" ]; then
+	echo "mail-scale: $TIME (GNU time, Debian package time) is needed"
+	exit 0
+fi
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/kseries-bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# b4 gets a scratch identity and no attestation (nothing is signed here)
+export HOME="$TMP/home" XDG_CACHE_HOME="$TMP/cache" XDG_CONFIG_HOME="$TMP/config"
+mkdir -p "$HOME" "$TMP/b4"
+git config --global user.name bench
+git config --global user.email bench@kseries.invalid
+git config --global b4.attestation-policy off
+have_b4=
+if [ "$BASELINES" = 1 ] && command -v b4 >/dev/null; then
+	have_b4=1
+fi
+
+# measure NAME CMD...: "CPU RSS_KB" of CMD (its exit status is not ours:
+# b4 gives up on the am mbox of many copies after reading them all)
+measure() {
+	local name=$1
+	shift
+	"$TIME" -f "%U %S %M" -o "$TMP/time" "$@" >/dev/null 2>>"$TMP/err.log" || :
+	awk -v n="$name" '{ c = $1 + $2; m = $3 } END { printf "%.3f %d\n", c, m }' \
+		"$TMP/time"
+}
+
+split_info() {	# MBOX: git mailsplit, then git mailinfo on every message
+	rm -rf "$1.split" && mkdir "$1.split"
+	git mailsplit -o"$1.split" "$1" >/dev/null
+	for m in "$1.split"/*; do
+		git mailinfo "$1.msg" "$1.patch" <"$m" >/dev/null 2>&1 || :
+	done
+	rm -rf "$1.split"
+}
+export -f split_info
+
+review() { "$KSERIES" review extract "$1" --json; }
+import() { rm -rf "$TMP/store" && mkdir -p "$TMP/store/series" &&
+	   (cd "$TMP/store" && "$KSERIES" import bench "$1"); }
+b4am() { (cd "$TMP/b4" && rm -rf out && b4 -n -q --offline-mode am -C -m "$1" -o out); }
+export KSERIES TMP
+export -f review import b4am
+
+row() {	# WHAT N MBOX: the four tools' figures and the ratios
+	local what=$1 n=$2 mbox=$3 k b=- g=- bytes
+	bytes=$(stat -c %s "$mbox")
+	k=$(measure "$what" bash -c "$what \"\$0\"" "$mbox")
+	if [ "$BASELINES" = 1 ]; then
+		g=$(measure split bash -c 'split_info "$0"' "$mbox")
+	fi
+	if [ -n "$have_b4" ]; then
+		b=$(measure b4 bash -c 'b4am "$0"' "$mbox")
+	fi
+	echo "$what $n $bytes $k ${b% *} ${b#* } ${g% *} ${g#* }" >>"$TMP/results"
+	awk -v w="$what" -v n="$n" -v by="$bytes" -v k="$k" -v b="$b" -v g="$g" 'BEGIN {
+		split(k, K, " "); split(b, B, " "); split(g, G, " ")
+		printf "%-7s %7d %7.1f | %7.2f s %6.0f MB | %7s %6s | %7s %6s |",
+			w, n, by / 1048576, K[1], K[2] / 1024,
+			B[1] == "-" ? "-" : sprintf("%.2f s", B[1]),
+			B[1] == "-" ? "-" : sprintf("%.0f MB", B[2] / 1024),
+			G[1] == "-" ? "-" : sprintf("%.2f s", G[1]),
+			G[1] == "-" ? "-" : sprintf("%.0f MB", G[2] / 1024)
+		printf " %6s %6s | %5.2f\n",
+			B[1] == "-" ? "-" : sprintf("%.1fx", B[1] / K[1]),
+			G[1] == "-" ? "-" : sprintf("%.1fx", G[1] / K[1]),
+			K[2] * 1024 / by
+	}'
+}
+
+printf '%-7s %7s %7s | %-17s | %-14s | %-14s | %-13s | %s\n' \
+	"" messages MiB "kseries cpu, rss" "b4 am -m" "mailsplit+info" \
+	"b4/k  split/k" "rss/mbox"
+for n in $SIZES; do
+	python3 "$SRC/tests/bench/mail-corpus.py" review "$n" "$TMP/review.mbox"
+	row review "$n" "$TMP/review.mbox"
+	python3 "$SRC/tests/bench/mail-corpus.py" import "$n" "$TMP/import.mbox"
+	row import "$n" "$TMP/import.mbox"
+	rm -f "$TMP/review.mbox" "$TMP/import.mbox"
+done
+
+# growth: CPU at the largest size against the one a tenth of it, if run
+awk '{ cpu[$1 " " $2] = $4; rss[$1 " " $2] = $5; by[$1 " " $2] = $3; n[$2] = 1 }
+END {
+	for (w in cpu) {
+		split(w, a, " ")
+		t = a[1] " " a[2] / 10
+		if (t in cpu && cpu[t] > 0)
+			printf "%s: CPU at %d messages is %.1fx CPU at %d (linear: 10x)\n",
+				a[1], a[2], cpu[w] / cpu[t], a[2] / 10
+	}
+	for (w in rss)
+		if (w ~ /^import /)
+			printf "import at %s messages: peak RSS %.0f MB, %s 64 MiB + the %.0f MB mbox\n",
+				substr(w, 8), rss[w] / 1024,
+				rss[w] * 1024 <= 64 * 1048576 + by[w] ? "within" : "over",
+				by[w] / 1048576
+}' "$TMP/results" | sort
