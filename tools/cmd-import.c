@@ -480,6 +480,9 @@ static int read_items(const char *mbox, GPtrArray *mails, GPtrArray *items)
 
 			it->kind = body_has_diff(m->body, m->body_len) ?
 				   K_PATCH : K_COVER;
+			/* not held twice while it is read again */
+			g_clear_pointer(&m->body, g_free);
+			g_clear_pointer(&m->raw, g_free);
 			rd.flags = 0;
 			ret = mail_reader_reread(&rd, m, &full);
 			rd.flags = MAIL_NO_RECIPIENTS;
