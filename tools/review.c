@@ -1463,27 +1463,34 @@ static json_t *id_json(const struct review_message *rm)
 	return rm->mail->message_id ? jstr(rm->mail->message_id) : json_null();
 }
 
-static json_t *iso_date(const struct mail *m)
+/* The date in ISO 8601 with the sender's offset, else as sent; NULL if none. */
+static char *iso_date_text(const struct mail *m)
 {
 	GDateTime *utc, *local;
 	GTimeZone *tz;
 	char *s;
-	json_t *j;
 
 	if (!m->time)
-		return str_or_null(m->date);
+		return g_strdup(m->date);
 	utc = g_date_time_new_from_unix_utc(m->time);
 	if (!utc)
-		return str_or_null(m->date);
+		return g_strdup(m->date);
 	tz = g_time_zone_new_offset(m->tz_minutes * 60);
 	local = g_date_time_to_timezone(utc, tz);
 	s = g_date_time_format(local ? local : utc, "%Y-%m-%dT%H:%M:%S%:z");
-	j = jstr(s);
-	g_free(s);
 	if (local)
 		g_date_time_unref(local);
 	g_date_time_unref(utc);
 	g_time_zone_unref(tz);
+	return s;
+}
+
+static json_t *iso_date(const struct mail *m)
+{
+	char *s = iso_date_text(m);
+	json_t *j = m->time ? jstr(s) : str_or_null(s);
+
+	g_free(s);
 	return j;
 }
 
@@ -1637,63 +1644,210 @@ json_t *review_to_json(const struct review *r)
 	return root;
 }
 
-#define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
-
 /*
- * One element of a top-level array, as json_dumpf() writes it two levels
- * deep: every line indented by four more spaces (a JSON string never
- * holds a raw newline, so every '\n' is a line break of the layout).
+ * The same JSON as text, without building the tree: what jansson's
+ * json_dumps() writes with JSON_INDENT(2) | JSON_PRESERVE_ORDER for an
+ * element of a top-level array (two levels deep), jstr()'s strings
+ * included: invalid UTF-8 made valid; '"', '\\' and the control
+ * characters escaped (\b \f \n \r \t, else \u00XX), nothing else.
  */
-static int write_elem(FILE *out, json_t *e, bool first)
+static void put_str(GString *o, const char *s)
 {
-	char *text = json_dumps(e, JSON_FLAGS);
-	int ret = 0;
+	char *valid = NULL;
 
-	if (!text) {
-		errno = ENOMEM;
-		return -1;
+	if (!s) {
+		g_string_append(o, "null");
+		return;
 	}
-	if (fputs(first ? "\n    " : ",\n    ", out) == EOF)
-		ret = -1;
-	for (const char *p = text; !ret && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+	if (!g_utf8_validate(s, -1, NULL))
+		s = valid = g_utf8_make_valid(s, -1);
+	g_string_append_c(o, '"');
+	while (*s) {
+		const char *q = s;
+		unsigned char c;
 
-		if (fwrite(p, 1, n, out) != n ||
-		    (nl && fputs("\n    ", out) == EOF))
-			ret = -1;
-		p += n + (nl ? 1 : 0);
+		while ((unsigned char)*q >= 0x20 && *q != '"' && *q != '\\')
+			q++;
+		g_string_append_len(o, s, (gssize)(q - s));
+		if (!*q)
+			break;
+		c = (unsigned char)*q;
+		switch (c) {
+		case '"': g_string_append(o, "\\\""); break;
+		case '\\': g_string_append(o, "\\\\"); break;
+		case '\b': g_string_append(o, "\\b"); break;
+		case '\f': g_string_append(o, "\\f"); break;
+		case '\n': g_string_append(o, "\\n"); break;
+		case '\r': g_string_append(o, "\\r"); break;
+		case '\t': g_string_append(o, "\\t"); break;
+		default: g_string_append_printf(o, "\\u%04X", c); break;
+		}
+		s = q + 1;
 	}
-	free(text);
-	return ret;
+	g_string_append_c(o, '"');
+	g_free(valid);
+}
+
+/* A member's key: the element's first member opens the object. */
+static void put_key(GString *o, const char *key)
+{
+	g_string_append(o, o->len ? ",\n      \"" : "{\n      \"");
+	g_string_append(o, key);
+	g_string_append(o, "\": ");
+}
+
+static void put_strs(GString *o, const GPtrArray *a)
+{
+	if (!a || !a->len) {
+		g_string_append(o, "[]");
+		return;
+	}
+	g_string_append_c(o, '[');
+	for (guint i = 0; i < a->len; i++) {
+		g_string_append(o, i ? ",\n        " : "\n        ");
+		put_str(o, a->pdata[i]);
+	}
+	g_string_append(o, "\n      ]");
+}
+
+static const char *msg_id(const struct review_message *rm)
+{
+	return rm ? rm->mail->message_id : NULL;
+}
+
+static void put_comment(GString *o, const struct review *r,
+			const struct review_comment *c, bool quoted)
+{
+	const struct review_message *rm = review_find(r, c->reply_id);
+
+	put_key(o, "reply_message_id");
+	put_str(o, rm ? msg_id(rm) : c->reply_id);
+	put_key(o, "author_email");
+	put_str(o, c->author_email ? c->author_email : "");
+	put_key(o, "patch_message_id");
+	put_str(o, c->patch_id);
+	put_key(o, "kind");
+	put_str(o, c->is_inline ? "inline" : "general");
+	put_key(o, "file");
+	put_str(o, c->is_inline ? c->file : NULL);
+	put_key(o, "side");
+	put_str(o, !c->is_inline ? NULL : c->side == 'o' ? "old" : "new");
+	put_key(o, "line");
+	if (c->is_inline)
+		g_string_append_printf(o, "%d", c->line);
+	else
+		g_string_append(o, "null");
+	put_key(o, "text");
+	put_str(o, c->text);
+	if (quoted) {
+		put_key(o, "author_name");
+		put_str(o, c->author_name);
+		put_key(o, "quoted_in");
+		put_str(o, c->quoted_in);
+	}
+}
+
+/* Element i of section s into o (left empty when it has none there). */
+static void put_elem(GString *o, const struct review *r, enum section s,
+		     guint i)
+{
+	const struct review_message *rm;
+	const struct review_trailer *t;
+	char *date;
+
+	g_string_truncate(o, 0);
+	switch (s) {
+	case S_MESSAGES:
+		rm = r->messages->pdata[i];
+		put_key(o, "message_id");
+		put_str(o, msg_id(rm));
+		put_key(o, "from_name");
+		put_str(o, rm->mail->from_name ? rm->mail->from_name : "");
+		put_key(o, "from_email");
+		put_str(o, rm->mail->from_email ? rm->mail->from_email : "");
+		put_key(o, "date");
+		date = iso_date_text(rm->mail);
+		put_str(o, date);
+		g_free(date);
+		put_key(o, "subject");
+		put_str(o, rm->mail->subject ? rm->mail->subject : "");
+		put_key(o, "in_reply_to");
+		put_str(o, rm->mail->in_reply_to);
+		put_key(o, "kind");
+		put_str(o, kind_name(rm->kind));
+		break;
+	case S_PATCHES:
+		rm = r->messages->pdata[i];
+		if (rm->kind == REVIEW_REPLY)
+			return;
+		put_key(o, "message_id");
+		put_str(o, msg_id(rm));
+		put_key(o, "kind");
+		put_str(o, kind_name(rm->kind));
+		put_key(o, "subject");
+		put_str(o, rm->mail->subject ? rm->mail->subject : "");
+		put_key(o, "version");
+		g_string_append_printf(o, "%d", rm->subj.version);
+		put_key(o, "index");
+		g_string_append_printf(o, "%d", rm->subj.index);
+		put_key(o, "total");
+		g_string_append_printf(o, "%d", rm->subj.total);
+		put_key(o, "files");
+		put_strs(o, rm->files);
+		break;
+	case S_COMMENTS:
+		put_comment(o, r, r->comments->pdata[i], false);
+		break;
+	case S_TRAILERS:
+		t = r->trailers->pdata[i];
+		put_key(o, "kind");
+		put_str(o, t->kind);
+		put_key(o, "person_name");
+		put_str(o, t->name);
+		put_key(o, "person_email");
+		put_str(o, t->email);
+		put_key(o, "given_in");
+		put_str(o, msg_id(review_find(r, t->given_in)));
+		put_key(o, "scope");
+		put_str(o, review_scope_name(t->scope));
+		put_key(o, "applies_to");
+		put_strs(o, t->applies_to);
+		break;
+	default:
+		put_comment(o, r, r->quoted->pdata[i], true);
+		break;
+	}
+	g_string_append(o, "\n    }");
 }
 
 int review_write_json(const struct review *r, bool quoted, FILE *out)
 {
 	enum section last = quoted ? S_QUOTED : S_TRAILERS;
+	GString *o = g_string_new(NULL);
+	int ret = -1;
 
 	if (fputs("{", out) == EOF)
-		return -1;
+		goto out;
 	for (enum section s = S_MESSAGES; s <= last; s++) {
 		bool first = true;
 
 		if (fprintf(out, "%s\n  \"%s\": [", s ? "," : "",
 			    section_names[s]) < 0)
-			return -1;
+			goto out;
 		for (guint i = 0; i < section_len(r, s); i++) {
-			json_t *e = section_elem(r, s, i);
-			int ret;
-
-			if (!e)
+			put_elem(o, r, s, i);
+			if (!o->len)
 				continue;
-			ret = write_elem(out, e, first);
-			json_decref(e);
-			if (ret < 0)
-				return -1;
+			if (fputs(first ? "\n    " : ",\n    ", out) == EOF ||
+			    fwrite(o->str, 1, o->len, out) != o->len)
+				goto out;
 			first = false;
 		}
 		if (fputs(first ? "]" : "\n  ]", out) == EOF)
-			return -1;
+			goto out;
 	}
-	return fputs("\n}\n", out) == EOF ? -1 : 0;
+	ret = fputs("\n}\n", out) == EOF ? -1 : 0;
+out:
+	g_string_free(o, TRUE);
+	return ret;
 }
