@@ -79,6 +79,7 @@ UNIT_TESTS += tests/unit/t-mail
 UNIT_TESTS += tests/unit/t-patch
 UNIT_TESTS += tests/unit/t-progress
 UNIT_TESTS += tests/unit/t-review
+UNIT_TESTS += tests/unit/t-run
 UNIT_TESTS += tests/unit/t-subject
 UNIT_TESTS += tests/unit/t-thread
 UNIT_TESTS += tests/unit/t-trailer

@@ -86,28 +86,15 @@ char *resolve_commit(const char *repo, const char *rev)
 	return id;
 }
 
-/*
- * Runs git with an environment: stderr goes to log, and on failure stdout
- * too; on success *out gets stdout without its trailing newline.
- */
+/* Runs git in repo with env and stdin: run_capture_opts() into log. */
 static int git_env(const char *repo, const char *const *env,
 		   const char *const *argv, const char *in, size_t in_len,
 		   char **out, GString *log)
 {
 	struct run_opts o = { .dir = repo, .env = env, .in = in,
 			      .in_len = in_len };
-	GString *so = g_string_new(NULL);
-	int status = run_output(&o, argv, so, log);
 
-	if (status == 0 && out) {
-		g_strchomp(so->str);
-		*out = g_string_free(so, FALSE);
-		return 0;
-	}
-	if (status > 0)
-		g_string_append(log, so->str);
-	g_string_free(so, TRUE);
-	return status == 0 ? 0 : -1;
+	return run_capture_opts(&o, argv, out, log);
 }
 
 struct info {

@@ -38,22 +38,8 @@ static int run_in(const char *dir, const char *const *env,
 		  const char *const *argv, char **out)
 {
 	struct run_opts o = { .dir = dir, .env = env, .timeout = 600 };
-	GString *so = g_string_new(NULL), *se = g_string_new(NULL);
-	int status = run_output(&o, argv, so, se);
 
-	if (status > 0) {
-		g_strchomp(se->str);
-		g_strchomp(so->str);
-		error("%s %s failed: %s%s%s", argv[0], argv[1], se->str,
-		      se->len && so->len ? "\n" : "", so->str);
-	} else if (status == 0 && out) {
-		*out = g_string_free(so, FALSE);
-		so = NULL;
-	}
-	if (so)
-		g_string_free(so, TRUE);
-	g_string_free(se, TRUE);
-	return status == 0 ? 0 : -1;
+	return run_capture_opts(&o, argv, out, NULL);
 }
 
 /* b4 prefixes: the words of series.prefix other than PATCH. */

@@ -785,20 +785,8 @@ static int git_out(const char *repo, const char *const *env,
 {
 	struct run_opts o = { .dir = repo, .env = env, .in = in,
 			      .in_len = in_len };
-	GString *so = g_string_new(NULL), *se = g_string_new(NULL);
-	int status = run_output(&o, argv, so, se);
 
-	if (status > 0) {
-		g_strchomp(se->str);
-		error("%s %s failed: %s", argv[0], argv[1], se->str);
-	} else if (status == 0 && out) {
-		*out = g_string_free(so, FALSE);
-		so = NULL;
-	}
-	if (so)
-		g_string_free(so, TRUE);
-	g_string_free(se, TRUE);
-	return status == 0 ? 0 : -1;
+	return run_capture_opts(&o, argv, out, NULL);
 }
 
 /* "Name <email> 1234 +0100" → name, email, "@1234 +0100". */
@@ -875,8 +863,6 @@ static int recommit(const char *repo, const char *commit, const char *parent,
 			env[i] = e[i];
 		env[6] = NULL;
 		ret = git_out(repo, env, ct, newmsg, strlen(newmsg), out);
-		if (ret == 0)
-			g_strchomp(*out);
 		for (int i = 0; i < 6; i++)
 			g_free(e[i]);
 	}

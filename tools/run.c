@@ -31,8 +31,109 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * What a child must not inherit from our caller: git's own list of the
+ * variables that point git at a repository (local_repo_env in git's
+ * environment.c; git clears them itself when it moves into another
+ * repository), GIT_NAMESPACE (it moves every ref), and the editors,
+ * which would take over the non-interactive ones kseries configures
+ * (core.editor for b4 prep). A child that needs one of them gets it
+ * through run_opts.env, explicitly.
+ */
+static const char *const scrubbed[] = {
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES",
+	"GIT_CONFIG",
+	"GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_COUNT",
+	"GIT_OBJECT_DIRECTORY",
+	"GIT_DIR",
+	"GIT_WORK_TREE",
+	"GIT_IMPLICIT_WORK_TREE",
+	"GIT_GRAFT_FILE",
+	"GIT_INDEX_FILE",
+	"GIT_NO_REPLACE_OBJECTS",
+	"GIT_NO_LAZY_FETCH",
+	"GIT_REPLACE_REF_BASE",
+	"GIT_PREFIX",
+	"GIT_INTERNAL_SUPER_PREFIX",
+	"GIT_SHALLOW_FILE",
+	"GIT_COMMON_DIR",
+	"GIT_NAMESPACE",
+	"GIT_EDITOR",
+	"GIT_SEQUENCE_EDITOR",
+};
+
+/* The prefixes of scrubbed families: GIT_CONFIG_KEY_<n>, _VALUE_<n>. */
+static const char *const scrubbed_prefix[] = {
+	"GIT_CONFIG_KEY_",
+	"GIT_CONFIG_VALUE_",
+};
+
+/* Config that user files cannot change, for run_opts.git_pristine. */
+static const char *const pristine[] = {
+	"GIT_CONFIG_NOSYSTEM=1",
+	"GIT_CONFIG_GLOBAL=/dev/null",
+	/* read even without a global config: $XDG_CONFIG_HOME/git/attributes */
+	"GIT_CONFIG_PARAMETERS='core.attributesfile'='/dev/null'",
+};
+
+/* The length of the NAME of "NAME=VALUE" (or of all of s). */
+static size_t env_name_len(const char *s)
+{
+	const char *eq = strchr(s, '=');
+
+	return eq ? (size_t)(eq - s) : strlen(s);
+}
+
+static bool env_in(const char *var, size_t n, const char *const *list,
+		   size_t count)
+{
+	for (size_t i = 0; i < count && list[i]; i++)
+		if (env_name_len(list[i]) == n && !strncmp(list[i], var, n))
+			return true;
+	return false;
+}
+
+static bool env_scrubbed(const char *var, size_t n)
+{
+	if (env_in(var, n, scrubbed, G_N_ELEMENTS(scrubbed)))
+		return true;
+	for (size_t i = 0; i < G_N_ELEMENTS(scrubbed_prefix); i++)
+		if (starts_with(var, scrubbed_prefix[i]))
+			return true;
+	return false;
+}
+
+char **run_child_env(const struct run_opts *o)
+{
+	extern char **environ;
+	GPtrArray *env = g_ptr_array_new();
+	size_t nadd = 0;
+
+	while (o->env && o->env[nadd])
+		nadd++;
+	for (char **e = environ; e && *e; e++) {
+		size_t n = env_name_len(*e);
+
+		if (env_scrubbed(*e, n) ||
+		    (o->git_pristine &&
+		     env_in(*e, n, pristine, G_N_ELEMENTS(pristine))) ||
+		    env_in(*e, n, o->env, nadd))
+			continue;
+		g_ptr_array_add(env, g_strdup(*e));
+	}
+	for (size_t i = 0; o->git_pristine && i < G_N_ELEMENTS(pristine); i++)
+		if (!env_in(pristine[i], env_name_len(pristine[i]), o->env,
+			    nadd))
+			g_ptr_array_add(env, g_strdup(pristine[i]));
+	for (size_t i = 0; i < nadd; i++)
+		g_ptr_array_add(env, g_strdup(o->env[i]));
+	g_ptr_array_add(env, NULL);
+	return (char **)g_ptr_array_free(env, FALSE);
+}
+
 static G_GNUC_NORETURN void child(const char *const *argv,
-				  const struct run_opts *o,
+				  const struct run_opts *o, char **envp,
 				  int in_fd, int out_fd, int err_fd)
 {
 	if (in_fd >= 0)
@@ -54,11 +155,8 @@ static G_GNUC_NORETURN void child(const char *const *argv,
 			o->dir, strerror(errno));
 		_exit(127);
 	}
-	if (o->env)
-		for (const char *const *e = o->env; *e; e++)
-			putenv((char *)*e);
 	signal(SIGPIPE, SIG_DFL);
-	execvp(argv[0], (char *const *)argv);
+	execvpe(argv[0], (char *const *)argv, envp);
 	fprintf(stderr, "kseries: error: cannot run '%s': %s\n", argv[0],
 		strerror(errno));
 	_exit(127);
@@ -74,6 +172,7 @@ int run_argv(const char *const *argv, const struct run_opts *opts,
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	size_t in_done = 0;
 	long long deadline = o->timeout ? now_ms() + o->timeout * 1000LL : 0;
+	char **envp = NULL;
 	pid_t pid;
 	int wstatus;
 
@@ -85,6 +184,7 @@ int run_argv(const char *const *argv, const struct run_opts *opts,
 		error_errno("cannot create a pipe for '%s'", argv[0]);
 		goto err_close;
 	}
+	envp = run_child_env(o);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -98,8 +198,10 @@ int run_argv(const char *const *argv, const struct run_opts *opts,
 			close(out[0]);
 		if (err[0] >= 0)
 			close(err[0]);
-		child(argv, o, in[0], out[1], err[1]);
+		child(argv, o, envp, in[0], out[1], err[1]);
 	}
+	g_strfreev(envp);
+	envp = NULL;
 	if (in[0] >= 0)
 		close(in[0]);
 	if (out[1] >= 0)
@@ -210,6 +312,7 @@ int run_argv(const char *const *argv, const struct run_opts *opts,
 	return 0;
 
 err_close:
+	g_strfreev(envp);
 	for (int i = 0; i < 2; i++) {
 		if (in[i] >= 0)
 			close(in[i]);
@@ -252,34 +355,51 @@ int run_output(const struct run_opts *opts, const char *const *argv,
 	return status;
 }
 
-int run_capture(const char *dir, const char *const *argv, char **outp)
+int run_capture_opts(const struct run_opts *opts, const char *const *argv,
+		     char **outp, GString *log)
 {
-	struct run_opts o = { .dir = dir };
 	GString *out = g_string_new(NULL), *err = g_string_new(NULL);
 	int status;
 
-	*outp = NULL;
-	status = run_output(&o, argv, out, err);
+	if (outp)
+		*outp = NULL;
+	status = run_output(opts, argv, out, err);
+	if (log)
+		g_string_append_len(log, err->str, (gssize)err->len);
 	if (status != 0) {
-		GString *cmd = g_string_new(argv[0]);
+		if (status > 0 && log) {
+			g_string_append_len(log, out->str, (gssize)out->len);
+		} else if (status > 0) {
+			GString *cmd = g_string_new(argv[0]);
 
-		if (status > 0) {
 			for (const char *const *a = argv + 1; *a && cmd->len < 200; a++)
 				g_string_append_printf(cmd, " %s", *a);
 			g_strchomp(err->str);
-			error("'%s' failed (exit %d)%s%s", cmd->str, status,
-			      err->str[0] ? ": " : "", err->str);
+			g_strchomp(out->str);
+			error("'%s' failed (exit %d)%s%s%s%s", cmd->str, status,
+			      err->str[0] || out->str[0] ? ": " : "", err->str,
+			      err->str[0] && out->str[0] ? "\n" : "", out->str);
+			g_string_free(cmd, TRUE);
 		}
-		g_string_free(cmd, TRUE);
 		g_string_free(out, TRUE);
 		g_string_free(err, TRUE);
 		return -1;
 	}
 	while (out->len && out->str[out->len - 1] == '\n')
 		g_string_truncate(out, out->len - 1);
-	*outp = g_string_free(out, FALSE);
+	if (outp)
+		*outp = g_string_free(out, FALSE);
+	else
+		g_string_free(out, TRUE);
 	g_string_free(err, TRUE);
 	return 0;
+}
+
+int run_capture(const char *dir, const char *const *argv, char **outp)
+{
+	struct run_opts o = { .dir = dir };
+
+	return run_capture_opts(&o, argv, outp, NULL);
 }
 
 int run_passthrough(const char *dir, const char *const *argv)
