@@ -51,6 +51,7 @@ LIB_OBJS += tools/progress.o
 LIB_OBJS += tools/recipients.o
 LIB_OBJS += tools/review.o
 LIB_OBJS += tools/run.o
+LIB_OBJS += tools/scratch.o
 LIB_OBJS += tools/series.o
 LIB_OBJS += tools/subject.o
 LIB_OBJS += tools/thread.o

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scratch.c - temporary directories a killed run leaves for the next one
+ * to sweep.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib.h>
+
+#include "scratch.h"
+#include "util.h"
+#include "banned.h"
+
+#define SCRATCH_PREFIX "kseries-"
+#define OWNER ".owner"
+
+/* dir → the fd holding its lock, for the directories this process made */
+static GHashTable *owned;
+
+/* Whether name is a scratch directory's: kseries-WORD-XXXXXX. */
+static bool scratch_name(const char *name)
+{
+	const char *dash = strrchr(name, '-');
+
+	if (!starts_with(name, SCRATCH_PREFIX) || !dash ||
+	    dash < name + strlen(SCRATCH_PREFIX) || strlen(dash + 1) != 6)
+		return false;
+	for (const char *p = name + strlen(SCRATCH_PREFIX); p < dash; p++)
+		if (!g_ascii_isalnum(*p) && *p != '-')
+			return false;
+	for (const char *p = dash + 1; *p; p++)
+		if (!g_ascii_isalnum(*p))
+			return false;
+	return true;
+}
+
+void scratch_sweep(void)
+{
+	const char *tmp = g_get_tmp_dir();
+	uid_t uid = getuid();
+	struct dirent *de;
+	DIR *d = opendir(tmp);
+
+	while (d && (de = readdir(d))) {
+		struct stat st;
+		char *path;
+		int dfd, fd;
+
+		if (!scratch_name(de->d_name) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode) || st.st_uid != uid)
+			continue;
+		dfd = openat(dirfd(d), de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd < 0)
+			continue;
+		fd = openat(dfd, OWNER, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		close(dfd);
+		if (fd < 0)
+			continue;
+		path = g_build_filename(tmp, de->d_name, NULL);
+		/* ours, made by this process: flock would succeed on it */
+		if ((!owned || !g_hash_table_contains(owned, path)) &&
+		    flock(fd, LOCK_EX | LOCK_NB) == 0)
+			remove_tree(path);
+		close(fd);
+		g_free(path);
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * Makes one scratch directory and locks it; -1 when a sweeper took it
+ * between the lock file's creation and our lock (it is gone then).
+ */
+static int make_locked(const char *what, char **dirp, int *fdp)
+{
+	char *templ = g_strdup_printf("%s%s-XXXXXX", SCRATCH_PREFIX, what);
+	char *dir = g_dir_make_tmp(templ, NULL), *owner;
+	struct stat st;
+	int fd, ret = 0;
+
+	g_free(templ);
+	*dirp = NULL;
+	if (!dir)
+		return error_errno("cannot create a temporary directory");
+	owner = g_build_filename(dir, OWNER, NULL);
+	fd = open(owner, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd < 0 || flock(fd, LOCK_EX) < 0 || fstat(fd, &st) < 0) {
+		ret = error_errno("cannot lock '%s'", owner);
+	} else if (st.st_nlink == 0) {
+		ret = 1;
+	} else {
+		*dirp = dir;
+		*fdp = fd;
+		fd = -1;
+		dir = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (dir)
+		remove_tree(dir);
+	g_free(dir);
+	g_free(owner);
+	return ret;
+}
+
+char *scratch_dir_make(const char *what)
+{
+	static bool swept;
+	char *dir = NULL;
+	int fd = -1, ret = 1;
+
+	if (!swept) {
+		scratch_sweep();
+		swept = true;
+	}
+	for (int tries = 0; ret > 0 && tries < 3; tries++)
+		ret = make_locked(what, &dir, &fd);
+	if (ret > 0)
+		error("cannot keep a temporary directory: another run sweeps it");
+	if (ret)
+		return NULL;
+	if (!owned)
+		owned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      NULL);
+	g_hash_table_insert(owned, g_strdup(dir), GINT_TO_POINTER(fd));
+	return dir;
+}
+
+void scratch_dir_remove(char *dir)
+{
+	gpointer fd;
+
+	if (!dir)
+		return;
+	remove_tree(dir);
+	if (owned && g_hash_table_lookup_extended(owned, dir, NULL, &fd)) {
+		close(GPOINTER_TO_INT(fd));
+		g_hash_table_remove(owned, dir);
+	}
+	g_free(dir);
+}
