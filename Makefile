@@ -12,7 +12,7 @@
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS = gmime-3.0 jansson
+PKGS = gmime-3.0 jansson libgit2
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -MMD -MP \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS))
@@ -81,6 +81,7 @@ UNIT_TESTS += tests/unit/t-patch
 UNIT_TESTS += tests/unit/t-progress
 UNIT_TESTS += tests/unit/t-review
 UNIT_TESTS += tests/unit/t-run
+UNIT_TESTS += tests/unit/t-series
 UNIT_TESTS += tests/unit/t-subject
 UNIT_TESTS += tests/unit/t-thread
 UNIT_TESTS += tests/unit/t-trailer

@@ -372,8 +372,13 @@ int run_capture_opts(const struct run_opts *opts, const char *const *argv,
 		} else if (status > 0) {
 			GString *cmd = g_string_new(argv[0]);
 
+			/* at most 200 bytes of it: an argument may be huge */
 			for (const char *const *a = argv + 1; *a && cmd->len < 200; a++)
-				g_string_append_printf(cmd, " %s", *a);
+				g_string_append_printf(cmd, " %.*s", 200, *a);
+			if (cmd->len > 200) {
+				g_string_truncate(cmd, 200);
+				g_string_append(cmd, "...");
+			}
 			g_strchomp(err->str);
 			g_strchomp(out->str);
 			error("'%s' failed (exit %d)%s%s%s%s", cmd->str, status,

@@ -3,12 +3,19 @@
  * series.c - the series store on disk.
  */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <git2.h>
 
-#include "run.h"
+#include "scratch.h"
 #include "series.h"
 #include "util.h"
 #include "banned.h"
@@ -59,47 +66,216 @@ static GHashTable *conf_new(void)
 				     (GDestroyNotify)g_ptr_array_unref);
 }
 
-GHashTable *conf_parse(const char *buf, size_t len)
+/* libgit2 is initialised once, on first use (it counts its users). */
+static void git2_init(void)
 {
-	GHashTable *conf = conf_new();
+	static bool done;
+
+	if (!done) {
+		git_libgit2_init();
+		done = true;
+	}
+}
+
+static const char *git2_message(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+const char *conf_value_problem(const char *value)
+{
+	const char *p;
+
+	if (!g_utf8_validate(value, -1, NULL))
+		return "bytes that are not UTF-8";
+	for (p = value; *p; p = g_utf8_next_char(p)) {
+		gunichar c = g_utf8_get_char(p);
+
+		if (c == '\n')
+			return "a line break";
+		if (c == '\r')
+			return "a carriage return";
+		/* C0 but TAB, DEL, C1: nothing a header may carry (RFC 5322 2.2) */
+		if ((c < 0x20 && c != '\t') || (c >= 0x7f && c < 0xa0))
+			return "a control character";
+	}
+	return NULL;
+}
+
+struct conf_fill {
+	GHashTable *conf;
+	const char *path;
+	int ret;
+};
+
+static int conf_add_entry(const git_config_entry *e, void *data)
+{
+	struct conf_fill *f = data;
+	const char *value = e->value ? e->value : "true";
+	const char *problem = conf_value_problem(value);
+	GPtrArray *vals;
+
+	if (problem) {
+		f->ret = error("%s: the value of '%s' has %s", f->path,
+			       e->name, problem);
+		return -1;
+	}
+	vals = g_hash_table_lookup(f->conf, e->name);
+	if (!vals) {
+		vals = g_ptr_array_new_with_free_func(g_free);
+		g_hash_table_insert(f->conf, g_strdup(e->name), vals);
+	}
+	g_ptr_array_add(vals, g_strdup(value));
+	return 0;
+}
+
+/* Reads the config file open at fd (named path in errors). */
+static int conf_read_fd(int fd, const char *path, GHashTable **confp)
+{
+	char proc[64];
+	struct conf_fill f = { conf_new(), path, 0 };
+	git_config *cfg = NULL;
+
+	*confp = NULL;
+	git2_init();
+	/* libgit2 opens a path: this one is the file we opened, no other */
+	if (snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd) >=
+	    (int)sizeof(proc))
+		f.ret = error("cannot read '%s'", path);
+	else if (git_config_open_ondisk(&cfg, proc) < 0)
+		f.ret = error("cannot read '%s': %s", path, git2_message());
+	else if (git_config_foreach(cfg, conf_add_entry, &f) < 0 && !f.ret)
+		f.ret = error("cannot read '%s': %s", path, git2_message());
+	if (cfg)
+		git_config_free(cfg);
+	if (f.ret < 0) {
+		g_hash_table_unref(f.conf);
+		return -1;
+	}
+	*confp = f.conf;
+	return 0;
+}
+
+/*
+ * Whether buf has an [include] or [includeIf ...] section. git config -f
+ * does not follow include directives; libgit2 follows them as it parses
+ * (reading any file, a FIFO included), so they are refused before it
+ * sees them: a series.conf is kseries' own file and never has any.
+ */
+static bool has_include(const char *buf, size_t len)
+{
+	static const char ws[] = " \t\r\v\f";
 	const char *p = buf, *end = buf + len;
 
 	while (p < end) {
-		size_t n = strnlen(p, (size_t)(end - p));
-		const char *nl = memchr(p, '\n', n);
-		char *key = g_strndup(p, nl ? (size_t)(nl - p) : n);
-		char *val = nl ? g_strndup(nl + 1, n - (size_t)(nl + 1 - p)) :
-				 g_strdup("true");
-		GPtrArray *vals = g_hash_table_lookup(conf, key);
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
 
-		if (!vals) {
-			vals = g_ptr_array_new_with_free_func(g_free);
-			g_hash_table_insert(conf, g_strdup(key), vals);
+		while (p < eol && strchr(ws, *p) && *p)
+			p++;
+		if (p < eol && *p == '[') {
+			p++;
+			while (p < eol && strchr(ws, *p) && *p)
+				p++;
+			if ((size_t)(eol - p) >= 7 && !g_ascii_strncasecmp(p, "include", 7))
+				return true;
 		}
-		g_ptr_array_add(vals, val);
-		g_free(key);
-		p += n + 1;
+		p = nl ? nl + 1 : end;
 	}
+	return false;
+}
+
+/* conf_parse(), naming path in errors. */
+static GHashTable *conf_parse_named(const char *buf, size_t len,
+				    const char *path)
+{
+	GHashTable *conf = NULL;
+	size_t done = 0;
+	int fd;
+
+	if (has_include(buf, len)) {
+		error("%s: include directives are not allowed", path);
+		return NULL;
+	}
+	/* libgit2 parses a file: a private memory file, that no one can swap */
+	fd = memfd_create("series.conf", MFD_CLOEXEC);
+	if (fd < 0) {
+		error_errno("cannot create a memory file");
+		return NULL;
+	}
+	while (done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error_errno("cannot write a memory file");
+			close(fd);
+			return NULL;
+		}
+		done += (size_t)n;
+	}
+	conf_read_fd(fd, path, &conf);
+	close(fd);
 	return conf;
+}
+
+GHashTable *conf_parse(const char *buf, size_t len)
+{
+	return conf_parse_named(buf, len, "series.conf");
+}
+
+/* Reads all of the file open at fd. */
+static int read_fd(int fd, const char *path, GString *buf)
+{
+	char chunk[65536];
+
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error_errno("cannot read '%s'", path);
+		if (n == 0)
+			return 0;
+		g_string_append_len(buf, chunk, n);
+	}
+}
+
+/* Opens a series.conf for reading: a regular file, never a link. */
+static int conf_open(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0 && errno == ELOOP)
+		return error("refusing '%s': it is a symbolic link", path);
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error("refusing '%s': not a regular file", path);
+	}
+	return fd;
 }
 
 int conf_read(const char *path, GHashTable **confp)
 {
-	const char *argv[] = { "git", "config", "-f", path, "--list", "-z", NULL };
-	struct run_opts o = { .capture_out = true, .capture_err = true };
-	struct run_result r;
+	int fd = conf_open(path);
+	GString *buf;
 
-	if (run_argv(argv, &o, &r) < 0)
+	*confp = NULL;
+	if (fd < 0)
 		return -1;
-	if (r.status) {
-		g_strchomp(r.err->str);
-		error("cannot read '%s': %s", path, r.err->str);
-		run_result_release(&r);
-		return -1;
-	}
-	*confp = conf_parse(r.out->str, r.out->len);
-	run_result_release(&r);
-	return 0;
+	buf = g_string_new(NULL);
+	if (read_fd(fd, path, buf) == 0)
+		*confp = conf_parse_named(buf->str, buf->len, path);
+	close(fd);
+	g_string_free(buf, TRUE);
+	return *confp ? 0 : -1;
 }
 
 int series_parse_spec(const char *spec, char **name, int *version)
@@ -221,24 +397,166 @@ const char *series_get(const struct series *s, const char *key)
 	return v && v->len ? v->pdata[v->len - 1] : NULL;
 }
 
-static int conf_write(struct series *s, const char *mode, const char *key,
-		      const char *value)
+/* A value as git config writes it (config.c, write_pair()). */
+static void conf_quote(GString *out, const char *v)
 {
-	const char *argv[8] = { "git", "config", "-f", s->conf_path };
-	int i = 4;
-	char *out;
+	size_t n = strlen(v);
+	bool quote = n && (v[0] == ' ' || v[0] == '\t' || v[n - 1] == ' ' ||
+			   v[n - 1] == '\t' || strpbrk(v, ";#"));
 
-	if (mode)
-		argv[i++] = mode;
-	argv[i++] = key;
-	argv[i++] = value;
-	if (run_capture(NULL, argv, &out) < 0)
+	if (quote)
+		g_string_append_c(out, '"');
+	for (const char *p = v; *p; p++) {
+		if (*p == '\\' || *p == '"')
+			g_string_append_c(out, '\\');
+		if (*p == '\t')
+			g_string_append(out, "\\t");
+		else
+			g_string_append_c(out, *p);
+	}
+	if (quote)
+		g_string_append_c(out, '"');
+}
+
+/*
+ * git config --add, on the bytes of a series.conf: key = value at the
+ * end, under a [section] header unless the last header is that one.
+ * (libgit2 has the same behaviour, through a value pattern whose
+ * non-matches leak in libgit2 1.5.)
+ */
+static int conf_append(GString *buf, const char *key, const char *value)
+{
+	const char *dot1 = strchr(key, '.'), *dot2 = strrchr(key, '.');
+	GString *hdr = g_string_new("[");
+	const char *last = NULL;
+
+	if (!dot1 || dot2 == key + strlen(key) - 1 || dot1 == key) {
+		g_string_free(hdr, TRUE);
+		return error("bad configuration key '%s'", key);
+	}
+	g_string_append_len(hdr, key, dot1 - key);
+	if (dot2 != dot1) {
+		g_string_append(hdr, " \"");
+		for (const char *p = dot1 + 1; p < dot2; p++) {
+			if (*p == '\\' || *p == '"')
+				g_string_append_c(hdr, '\\');
+			g_string_append_c(hdr, *p);
+		}
+		g_string_append_c(hdr, '"');
+	}
+	g_string_append_c(hdr, ']');
+	/* the last line that starts a section */
+	for (const char *p = buf->str; *p;) {
+		const char *q = p + strspn(p, " \t"), *nl = strchr(p, '\n');
+
+		if (*q == '[')
+			last = q;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	if (buf->len && buf->str[buf->len - 1] != '\n')
+		g_string_append_c(buf, '\n');
+	if (!last || strncmp(last, hdr->str, hdr->len) ||
+	    (last[hdr->len] != '\n' && last[hdr->len] != '\0')) {
+		g_string_append(buf, hdr->str);
+		g_string_append_c(buf, '\n');
+	}
+	g_string_append_printf(buf, "\t%s = ", dot2 + 1);
+	conf_quote(buf, value);
+	g_string_append_c(buf, '\n');
+	g_string_free(hdr, TRUE);
+	return 0;
+}
+
+/*
+ * Edits a copy of path (its bytes in buf) in a scratch directory with
+ * libgit2, and returns the edited bytes in *out. libgit2 writes a
+ * config file through its own lock file and rename, following a
+ * symbolic link at the path and without fsync; so it only ever writes
+ * our private copy, and the store's file is replaced by
+ * write_file_atomic().
+ */
+static int conf_edit_copy(const char *path, const char *buf, size_t len,
+			  const char *key, const char *value, char **out,
+			  size_t *out_len)
+{
+	char *dir = scratch_dir_make("conf");
+	char *copy = dir ? g_build_filename(dir, "series.conf", NULL) : NULL;
+	git_config *cfg = NULL;
+	int ret = -1;
+
+	if (!dir)
 		return -1;
-	g_free(out);
+	if (write_file_atomic(copy, buf, len) < 0)
+		goto out;
+	git2_init();
+	if (git_config_open_ondisk(&cfg, copy) < 0) {
+		error("cannot read '%s': %s", path, git2_message());
+		goto out;
+	}
+	if (git_config_set_string(cfg, key, value) < 0)
+		error("cannot set '%s' in '%s': %s", key, path, git2_message());
+	else
+		ret = 0;
+	git_config_free(cfg);
+	if (ret == 0)
+		ret = read_file(copy, SIZE_MAX, out, out_len);
+out:
+	scratch_dir_remove(dir);
+	g_free(copy);
+	return ret;
+}
+
+static int conf_write(struct series *s, const char *key, const char *value,
+		      bool add)
+{
+	const char *problem = conf_value_problem(value);
+	char *dir = g_path_get_dirname(s->conf_path);
+	GString *buf = g_string_new(NULL);
+	char *edited = NULL;
+	size_t edited_len = 0;
+	int dfd = -1, fd = -1, ret = -1;
+
+	if (problem) {
+		error("cannot set '%s': the value has %s", key, problem);
+		goto out;
+	}
+	/* one writer at a time: the edit reads, changes, replaces the file */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0 || flock(dfd, LOCK_EX) < 0) {
+		error_errno("cannot lock '%s'", dir);
+		goto out;
+	}
+	fd = conf_open(s->conf_path);
+	if (fd < 0 || read_fd(fd, s->conf_path, buf) < 0)
+		goto out;
+	if (add) {
+		if (conf_append(buf, key, value) < 0)
+			goto out;
+		edited_len = buf->len;
+		edited = g_string_free(buf, FALSE);
+		buf = NULL;
+	} else if (conf_edit_copy(s->conf_path, buf->str, buf->len, key,
+				  value, &edited, &edited_len) < 0) {
+		goto out;
+	}
+	if (write_file_atomic(s->conf_path, edited, edited_len) < 0)
+		goto out;
 	if (s->conf)
 		g_hash_table_unref(s->conf);
 	s->conf = NULL;
-	return conf_read(s->conf_path, &s->conf);
+	ret = conf_read(s->conf_path, &s->conf);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	g_free(edited);
+	if (buf)
+		g_string_free(buf, TRUE);
+	g_free(dir);
+	return ret;
 }
 
 int series_set(struct series *s, const char *key, const char *value)
@@ -247,7 +565,7 @@ int series_set(struct series *s, const char *key, const char *value)
 
 	if (old && !strcmp(old, value))
 		return 0;
-	return conf_write(s, NULL, key, value);
+	return conf_write(s, key, value, false);
 }
 
 int series_add(struct series *s, const char *key, const char *value)
@@ -257,7 +575,7 @@ int series_add(struct series *s, const char *key, const char *value)
 	for (guint i = 0; v && i < v->len; i++)
 		if (!strcmp(v->pdata[i], value))
 			return 0;
-	return conf_write(s, "--add", key, value);
+	return conf_write(s, key, value, true);
 }
 
 static gint cmp_int(gconstpointer a, gconstpointer b)

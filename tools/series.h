@@ -48,15 +48,40 @@ const char *series_get(const struct series *s, const char *key);
 /* All values of a multi-valued key (e.g. series.cc); NULL if none. */
 GPtrArray *series_get_all(const struct series *s, const char *key);
 
-/* Writes one value (replacing) with `git config -f`; atomic (git locks). */
+/*
+ * Writes one value (replacing; an error when the key has several).
+ * series.conf is edited with libgit2's config writer, in git-config
+ * syntax that `git config -f` reads, and replaced atomically (temporary
+ * file, fsync, rename); a symbolic link there is refused, never written
+ * through. A value with a line break or another control character is
+ * refused with an error naming the key (nothing is written).
+ */
 int series_set(struct series *s, const char *key, const char *value);
-/* Adds a value to a multi-valued key unless already present. */
+/*
+ * Adds a value to a multi-valued key unless already present, as git
+ * config --add would but at the end of the file (under a new [section]
+ * header when another section comes last), as libgit2 does.
+ */
 int series_add(struct series *s, const char *key, const char *value);
 
-/* Reads a git-config file into a table like s->conf. */
+/*
+ * Reads a git-config file into a table like s->conf, in-process (no
+ * git config child): "section.key" and "section.sub.key" with git's
+ * case rules, a value-less key read as "true". The file must be a
+ * regular file (not a link); include directives are refused (git
+ * config -f does not follow them), and so is a value a mail header
+ * could not carry (conf_value_problem()): one error names the key,
+ * never the value.
+ */
 int conf_read(const char *path, GHashTable **conf);
-/* The parsing half of conf_read(): `git config --list -z` output. */
+/* conf_read() of a file's bytes; NULL with an error printed. */
 GHashTable *conf_parse(const char *buf, size_t len);
+/*
+ * NULL when value may reach a mail header, or what is wrong with it: a
+ * line break, a carriage return, another control character (C0 but
+ * TAB, DEL, C1), bytes that are not UTF-8.
+ */
+const char *conf_value_problem(const char *value);
 
 /* The versions present (as vN directories or [version "N"]), sorted. */
 GArray *series_versions(const struct series *s);

@@ -2,13 +2,12 @@
 /*
  * libFuzzer harness: series.conf values (tools/series.c).
  *
- * series.conf is read by `git config -f FILE --list -z` (git parses the
- * file's syntax; running git per input would make a few executions a
- * second). What is ours is the parsing of git's output, conf_parse(),
- * and what is read out of it: the version numbers (series_versions()),
+ * series.conf is read in-process by libgit2's config parser: the input
+ * is fed to conf_parse() as a series.conf's bytes (syntax, value checks),
+ * and then to what is read out of it: the version numbers (series_versions()),
  * the recipients (series.to/cc through recipients_add()), the
  * maintainer-notes header block, and the NAME@vN spec. The input is fed
- * to each of them as git's output, as a note, and as a spec.
+ * to each of them as a series.conf, as a note, and as a spec.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -60,8 +59,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int version;
 
 	s.conf = conf_parse((const char *)data, size);
-	values(&s);
-	g_hash_table_unref(s.conf);
+	if (s.conf) {
+		values(&s);
+		g_hash_table_unref(s.conf);
+	}
 
 	n = maint_note_parse((const char *)data, size, "fuzz");
 	if (n)
