@@ -9,6 +9,7 @@
 #include "apply.h"
 #include "mail.h"
 #include "run.h"
+#include "scratch.h"
 #include "util.h"
 #include "banned.h"
 
@@ -236,9 +237,9 @@ int apply_series(const char *repo, const char *rev, GPtrArray *files,
 		g_string_append_printf(a->log, "no commit '%s'\n", rev);
 		return -1;
 	}
-	tmp = g_dir_make_tmp("kseries-apply-XXXXXX", NULL);
+	tmp = scratch_dir_make("apply");
 	if (!tmp)
-		return error_errno("cannot create a temporary directory");
+		return -1;
 	index_path = g_build_filename(tmp, "index", NULL);
 	index_env = g_strdup_printf("GIT_INDEX_FILE=%s", index_path);
 	{
@@ -271,8 +272,7 @@ int apply_series(const char *repo, const char *rev, GPtrArray *files,
 		parent = commit;
 	}
 	g_free(parent);
-	remove_tree(tmp);
-	g_free(tmp);
+	scratch_dir_remove(tmp);
 	g_free(index_path);
 	g_free(index_env);
 	return ret;

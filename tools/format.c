@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "mail.h"
 #include "recipients.h"
 #include "run.h"
+#include "scratch.h"
 #include "series.h"
 #include "subject.h"
 #include "util.h"
@@ -971,6 +973,88 @@ static bool version_exists(const struct series *s, int version)
 	return found;
 }
 
+/*
+ * A scratch repository, dir/git, that borrows repo's objects (an
+ * alternate) and holds refs/heads/kseries-format at tip. format-patch
+ * runs there: the cover reads the description of the branch it formats,
+ * and a branch made in repo is left there by a killed run; its config is
+ * empty, so repo's own format.* and diff.* settings cannot change the
+ * mails. *git_dir and *work_tree (NULL for a bare repo, whose
+ * .gitattributes were never read) are new strings.
+ */
+static int scratch_repo(const char *repo, const char *dir, const char *tip,
+			char **git_dir, char **work_tree)
+{
+	const char *where[] = { "git", "rev-parse", "--path-format=absolute",
+				"--git-common-dir", "--is-bare-repository",
+				NULL };
+	const char *top[] = { "git", "rev-parse", "--show-toplevel", NULL };
+	struct run_opts po = { .dir = repo, .git_pristine = true };
+	char *out = NULL, *nl, *alt = NULL, *shallow = NULL, *buf = NULL;
+	char *gd = g_build_filename(dir, "git", NULL);
+	char *gd_opt = g_strdup_printf("--git-dir=%s", gd);
+	const char *init[] = { "git", "init", "-q", "--bare", "--template=",
+			       gd, NULL };
+	const char *ur[] = { "git", gd_opt, "update-ref",
+			     "refs/heads/kseries-format", tip, NULL };
+	size_t len;
+	int ret = -1;
+
+	*git_dir = *work_tree = NULL;
+	if (run_capture_opts(&po, where, &out, NULL) < 0)
+		goto out;
+	nl = strchr(out, '\n');
+	if (!nl) {
+		error("cannot find the objects of '%s'", repo);
+		goto out;
+	}
+	*nl = '\0';
+	if (strcmp(nl + 1, "true") &&
+	    run_capture_opts(&po, top, work_tree, NULL) < 0)
+		goto out;
+	alt = g_strdup_printf("%s/objects\n", out);
+	shallow = g_build_filename(out, "shallow", NULL);
+	if (run_capture_opts(&po, init, NULL, NULL) < 0)
+		goto out;
+	{
+		char *path = g_build_filename(gd, "objects", "info",
+					      "alternates", NULL);
+		int r = write_file_atomic(path, alt, strlen(alt));
+
+		g_free(path);
+		if (r < 0)
+			goto out;
+	}
+	/* a shallow base tree: the same boundary */
+	if (is_file(shallow)) {
+		char *path = g_build_filename(gd, "shallow", NULL);
+		int r = read_file(shallow, SIZE_MAX, &buf, &len);
+
+		if (r == 0)
+			r = write_file_atomic(path, buf, len);
+		g_free(path);
+		if (r < 0)
+			goto out;
+	}
+	if (run_capture_opts(&po, ur, NULL, NULL) < 0)
+		goto out;
+	*git_dir = gd;
+	gd = NULL;
+	ret = 0;
+out:
+	if (ret < 0) {
+		g_free(*work_tree);
+		*work_tree = NULL;
+	}
+	g_free(out);
+	g_free(alt);
+	g_free(shallow);
+	g_free(buf);
+	g_free(gd);
+	g_free(gd_opt);
+	return ret;
+}
+
 int format_version(struct series *s, int version,
 		   const struct format_opts *o, struct formatted *f)
 {
@@ -980,7 +1064,7 @@ int format_version(struct series *s, int version,
 	const char *identity = o->identity ? o->identity : FORMAT_IDENTITY;
 	char *vdir = NULL, *cover_path = NULL, *title = NULL, *blurb = NULL;
 	char *prev_url = NULL, *tmp = NULL, *branch = NULL, *desc = NULL;
-	char *tip = NULL;
+	char *tip = NULL, *git_dir = NULL, *work_tree = NULL, *outdir = NULL;
 	struct applied a;
 	int ret = -1;
 
@@ -1184,12 +1268,11 @@ int format_version(struct series *s, int version,
 		f->blurb = g_strdup(*where);
 	}
 
-	/* git format-patch */
-	tmp = g_dir_make_tmp("kseries-format-XXXXXX", NULL);
-	if (!tmp) {
-		error_errno("cannot create a temporary directory");
+	/* git format-patch, in a scratch repository a later run sweeps */
+	tmp = scratch_dir_make("format");
+	if (!tmp || scratch_repo(repo, tmp, tip, &git_dir, &work_tree) < 0)
 		goto out;
-	}
+	outdir = g_build_filename(tmp, "out", NULL);
 	{
 		GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
 		GPtrArray *env = g_ptr_array_new_with_free_func(g_free);
@@ -1197,29 +1280,7 @@ int format_version(struct series *s, int version,
 		int nconf = 0;
 
 		if (f->cover) {
-			static unsigned seq;
-
-			branch = g_strdup_printf("kseries-format/%d-%u",
-						 (int)getpid(), seq++);
-			{
-				const char *ur[] = { "git", "update-ref",
-						     "--no-deref", NULL, tip,
-						     "", NULL };
-				char *ref = g_strdup_printf("refs/heads/%s",
-							    branch);
-
-				ur[3] = ref;
-				ur[5] = NULL;
-				if (git_out(repo, NULL, ur, NULL, 0, NULL) < 0) {
-					g_free(ref);
-					g_free(branch);
-					branch = NULL;
-					g_ptr_array_unref(argv);
-					g_ptr_array_unref(env);
-					goto out;
-				}
-				g_free(ref);
-			}
+			branch = g_strdup("kseries-format");
 			desc = g_strdup_printf("%s\n\n%s\n", title,
 					       blurb && *blurb ? blurb : "");
 			g_ptr_array_add(env, g_strdup_printf(
@@ -1250,8 +1311,16 @@ int format_version(struct series *s, int version,
 			struct run_opts vo = { .dir = repo, .capture_out = true,
 					       .capture_err = true };
 			struct run_result vr;
+			char *vn = NULL, *ve = NULL, *vd = NULL;
 
-			if (run_argv(var, &vo, &vr) == 0 && vr.status) {
+			if (run_argv(var, &vo, &vr) == 0 && !vr.status &&
+			    split_ident(vr.out->str, &vn, &ve, &vd)) {
+				/* git_pristine: no user config gives it */
+				g_ptr_array_add(env, g_strdup_printf(
+					"GIT_COMMITTER_NAME=%s", vn));
+				g_ptr_array_add(env, g_strdup_printf(
+					"GIT_COMMITTER_EMAIL=%s", ve));
+			} else if (vr.status) {
 				char *lt = strchr(identity, '<');
 				char *nm = lt ? g_strndup(identity, lt - identity) :
 						g_strdup(identity);
@@ -1266,12 +1335,19 @@ int format_version(struct series *s, int version,
 				g_free(nm);
 			}
 			run_result_release(&vr);
+			g_free(vn);
+			g_free(ve);
+			g_free(vd);
 		}
 		g_ptr_array_add(env, g_strdup_printf("GIT_CONFIG_COUNT=%d",
 						     nconf));
 		g_ptr_array_add(env, NULL);
 
 		g_ptr_array_add(argv, g_strdup("git"));
+		g_ptr_array_add(argv, g_strdup_printf("--git-dir=%s", git_dir));
+		if (work_tree)
+			g_ptr_array_add(argv, g_strdup_printf("--work-tree=%s",
+							      work_tree));
 		g_ptr_array_add(argv, g_strdup("format-patch"));
 		g_ptr_array_add(argv, g_strdup("--quiet"));
 		/* the user's format.* settings must not change the mails:
@@ -1316,13 +1392,20 @@ int format_version(struct series *s, int version,
 			g_ptr_array_add(argv, g_strdup_printf("--cc=%s",
 						(char *)f->cc->pdata[i]));
 		g_ptr_array_add(argv, g_strdup("-o"));
-		g_ptr_array_add(argv, g_strdup(tmp));
+		g_ptr_array_add(argv, g_strdup(outdir));
 		range = g_strdup_printf("%s..%s", a.base,
 					branch ? branch : tip);
 		g_ptr_array_add(argv, range);
 		g_ptr_array_add(argv, NULL);
-		ret = git_out(repo, (const char *const *)env->pdata,
-			      (const char *const *)argv->pdata, NULL, 0, NULL);
+		{
+			/* the user's config must not change the mails */
+			struct run_opts fo = { .dir = repo,
+				.env = (const char *const *)env->pdata,
+				.git_pristine = true };
+
+			ret = run_capture_opts(&fo,
+				(const char *const *)argv->pdata, NULL, NULL);
+		}
 		g_ptr_array_unref(argv);
 		g_ptr_array_unref(env);
 		if (ret < 0)
@@ -1332,13 +1415,14 @@ int format_version(struct series *s, int version,
 
 	/* read back, and add what git does not write */
 	{
-		GPtrArray *names = read_dir_sorted(tmp);
+		GPtrArray *names = read_dir_sorted(outdir);
 		guint k = 0;
 
 		g_ptr_array_sort(names, cmp_str);
 		for (guint i = 0; i < names->len; i++) {
 			struct format_file *ff = g_new0(struct format_file, 1);
-			char *path = g_build_filename(tmp, names->pdata[i], NULL);
+			char *path = g_build_filename(outdir, names->pdata[i],
+						      NULL);
 			char *buf;
 			size_t len;
 
@@ -1373,17 +1457,10 @@ int format_version(struct series *s, int version,
 	}
 	ret = 0;
 out:
-	if (branch) {
-		char *ref = g_strdup_printf("refs/heads/%s", branch);
-		const char *argv[] = { "git", "update-ref", "-d", ref, NULL };
-
-		git_out(repo, NULL, argv, NULL, 0, NULL);
-		g_free(ref);
-	}
-	if (tmp) {
-		remove_tree(tmp);
-		g_free(tmp);
-	}
+	scratch_dir_remove(tmp);
+	g_free(git_dir);
+	g_free(work_tree);
+	g_free(outdir);
 	applied_release(&a);
 	if (files)
 		g_ptr_array_unref(files);
@@ -1509,7 +1586,7 @@ static void check_checkpatch(struct check_ctx *ctx, struct formatted *f,
 		g_free(cp);
 		return;
 	}
-	tmp = g_dir_make_tmp("kseries-mailcheck-XXXXXX", NULL);
+	tmp = scratch_dir_make("mailcheck");
 	if (!tmp || formatted_write(f, tmp) < 0) {
 		finding_add(r, "mail", "", 0, "error",
 			    "cannot write the mails for checkpatch", 0);
@@ -1572,10 +1649,7 @@ static void check_checkpatch(struct check_ctx *ctx, struct formatted *f,
 	g_regex_unref(re);
 	g_ptr_array_unref(argv);
 out:
-	if (tmp) {
-		remove_tree(tmp);
-		g_free(tmp);
-	}
+	scratch_dir_remove(tmp);
 	g_free(cp);
 }
 
