@@ -45,6 +45,7 @@ LIB_OBJS += tools/check.o
 LIB_OBJS += tools/check-b4.o
 LIB_OBJS += tools/feedback.o
 LIB_OBJS += tools/format.o
+LIB_OBJS += tools/ident.o
 LIB_OBJS += tools/mail.o
 LIB_OBJS += tools/patch.o
 LIB_OBJS += tools/progress.o

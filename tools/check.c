@@ -443,6 +443,17 @@ static void stage_format(struct check_ctx *ctx, struct stage_result *r)
 	GPtrArray *all = series_patch_files(ctx->s, ctx->version, true);
 	bool changelog = false, link = false;
 	int n = (int)ctx->files->len;
+	char key[64];
+	const char *origin;
+	bool posted;
+
+	/*
+	 * A posted version carries its sign-offs as posted; one we write
+	 * gets the sender's at format time (format.h), none is stored.
+	 */
+	snprintf(key, sizeof(key), "version.%d.origin", ctx->version);
+	origin = series_get(ctx->s, key);
+	posted = origin && !strcmp(origin, "posted");
 
 	for (guint i = 0; i < all->len; i++) {
 		GPtrArray *mails = mail_array_new();
@@ -505,10 +516,10 @@ static void stage_format(struct check_ctx *ctx, struct stage_result *r)
 					    k);
 		}
 		g_strfreev(lines);
-		if (!cover && !sob)
+		if (!cover && !sob && posted)
 			finding_add(r, "format", base, 0, "error",
 				    "no Signed-off-by", k);
-		else if (!cover && !author_sob)
+		else if (!cover && sob && !author_sob)
 			finding_add(r, "format", base, 0, "warning",
 				    "the sender has no Signed-off-by", k);
 		subject_release(&subj);
