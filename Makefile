@@ -53,6 +53,7 @@ LIB_OBJS += tools/recipients.o
 LIB_OBJS += tools/review.o
 LIB_OBJS += tools/run.o
 LIB_OBJS += tools/series.o
+LIB_OBJS += tools/stage-provenance.o
 LIB_OBJS += tools/subject.o
 LIB_OBJS += tools/thread.o
 LIB_OBJS += tools/trailer.o

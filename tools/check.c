@@ -29,8 +29,8 @@
 #include "banned.h"
 
 const char *const check_stage_names[] = {
-	"apply", "format", "checkpatch", "build", "sparse", "cocci", "rust",
-	"kunit", "model", "vm", "perf", "feedback", "mail", NULL,
+	"apply", "format", "provenance", "checkpatch", "build", "sparse",
+	"cocci", "rust", "kunit", "model", "vm", "perf", "feedback", "mail", NULL,
 };
 
 const char *stage_status_name(enum stage_status st)
@@ -1566,6 +1566,7 @@ static const struct {
 	unsigned inputs;
 } stages[] = {
 	{ "format", stage_format, CHECK_IN_MAILS | CHECK_IN_REVIEW },
+	{ "provenance", stage_provenance, CHECK_IN_MAILS | CHECK_IN_SERIES },
 	{ "checkpatch", stage_checkpatch, CHECK_IN_MAILS },
 	{ "build", stage_build, CHECK_IN_KERNEL },
 	{ "sparse", stage_sparse, CHECK_IN_KERNEL },
