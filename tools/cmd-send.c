@@ -244,6 +244,8 @@ static int send_git(const struct send_opts *so)
 		g_ptr_array_add(args, g_strdup("--dry-run"));
 	g_ptr_array_add(args, g_strdup("--confirm=never"));
 	g_ptr_array_add(args, g_strdup_printf("--from=%s", from));
+	/* the sender is the From: already */
+	g_ptr_array_add(args, g_strdup("--suppress-cc=self"));
 	g_ptr_array_add(args, g_strdup("--no-thread"));
 	g_ptr_array_add(args, g_strdup("--no-format-patch"));
 	for (guint i = 0; i < so->to->len; i++)
