@@ -137,10 +137,10 @@ test_expect_success 'a multi-patch series with a cover letter' '
 	test_line_count = 4 written &&
 	grep -h "^Subject:" out2/*.patch >subjects &&
 	cat >expect <<-\EOF &&
-	Subject: [RFC PATCH 0/3] locking/rtmutex: Add a and b
-	Subject: [RFC PATCH 1/3] locking/rtmutex: Add a
-	Subject: [RFC PATCH 2/3] locking/rtmutex: Add b
-	Subject: [RFC PATCH 3/3] selftests/futex: Add t
+	Subject: [PATCH RFC 0/3] locking/rtmutex: Add a and b
+	Subject: [PATCH RFC 1/3] locking/rtmutex: Add a
+	Subject: [PATCH RFC 2/3] locking/rtmutex: Add b
+	Subject: [PATCH RFC 3/3] selftests/futex: Add t
 	EOF
 	test_cmp expect subjects &&
 	grep "^This series adds a and b, with a test.$" out2/0000-cover-letter.patch &&
@@ -166,7 +166,7 @@ test_expect_success 'v2 threads under v1 and links to it' '
 	make_version multi 2 "RFC PATCH" cover &&
 	kseries format multi@v2 -o out3 >written &&
 	test_line_count = 5 written &&
-	grep "^Subject: \[RFC PATCH v2 0/4\] locking/rtmutex: Add a and b$" out3/0000-cover-letter.patch &&
+	grep "^Subject: \[PATCH RFC v2 0/4\] locking/rtmutex: Add a and b$" out3/0000-cover-letter.patch &&
 	grep "^In-Reply-To: <cover-v1@example.org>$" out3/0000-cover-letter.patch &&
 	grep "^References: <cover-v1@example.org>$" out3/0000-cover-letter.patch &&
 	grep "^Changes in v2:$" out3/0000-cover-letter.patch &&
@@ -304,7 +304,7 @@ test_expect_success UNSHARE 'send --dry-run goes through git send-email and send
 	unshare -n "$KSERIES" send multi@v2 --dry-run </dev/null >out 2>&1 &&
 	grep "^Dry-OK\|^Result: OK" out &&
 	grep "^RCPT TO:<peterz@infradead.org>" out &&
-	grep "^Subject: \[RFC PATCH v2 0/4\]" out
+	grep "^Subject: \[PATCH RFC v2 0/4\]" out
 '
 
 test_expect_success 'send without --dry-run is refused under KSERIES_NO_SEND' '

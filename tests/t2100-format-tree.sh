@@ -63,14 +63,15 @@ addrs() {
 		tr 'A-Z' 'a-z' | sort -u
 }
 
-# What a patch mail says, for comparison: subject tag words (sorted) and
-# title, the trailers of the message, base-commit and change-id.
+# What a patch mail says, for comparison: subject tag words (in their
+# order: format writes b4's) and title, the trailers of the message,
+# base-commit and change-id.
 digest() {
 	local f=$1 tmp=$TRASH/digest.$$
 	git mailinfo -k "$tmp.msg" "$tmp.patch" <"$f" >"$tmp.info"
 	sed -n 's/^Subject: \[\([^]]*\)\] \(.*\)/\1\n\2/p' "$tmp.info" >"$tmp.subj"
 	# b4 sends one patch without a cover: "1/1" is git's only
-	head -n 1 "$tmp.subj" | tr ' ' '\n' | grep -vx '1/1' | sort | tr '\n' ' '
+	head -n 1 "$tmp.subj" | tr ' ' '\n' | grep -vx '1/1' | tr '\n' ' '
 	echo
 	tail -n 1 "$tmp.subj"
 	git interpret-trailers --parse <"$tmp.msg"

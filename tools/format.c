@@ -1015,6 +1015,18 @@ static bool version_exists(const struct series *s, int version)
 	return found;
 }
 
+char *format_subject_prefix(const char *prefix)
+{
+	char **w = g_strsplit(prefix ? prefix : "", " ", -1);
+	GString *out = g_string_new("PATCH");
+
+	for (char **p = w; *p; p++)
+		if (**p && g_ascii_strcasecmp(*p, "PATCH"))
+			g_string_append_printf(out, " %s", *p);
+	g_strfreev(w);
+	return g_string_free(out, FALSE);
+}
+
 GPtrArray *format_assisted_by(const struct series *s, int version)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
@@ -1412,17 +1424,20 @@ int format_version(struct series *s, int version,
 				"--cover-from-description=subject"));
 		{
 			const char *prefix = series_get(s, "series.prefix");
+			char *b4p;
 
 			if (!prefix || !*prefix)
 				prefix = "PATCH";
 			f->prefix = g_strdup(prefix);
+			b4p = format_subject_prefix(prefix);
 			if (version > 1)
 				g_ptr_array_add(argv, g_strdup_printf(
-					"--subject-prefix=%s v%d", prefix,
+					"--subject-prefix=%s v%d", b4p,
 					version));
 			else
 				g_ptr_array_add(argv, g_strdup_printf(
-					"--subject-prefix=%s", prefix));
+					"--subject-prefix=%s", b4p));
+			g_free(b4p);
 		}
 		g_ptr_array_add(argv, g_strdup_printf("--base=%s", a.base));
 		if (o->thread) {

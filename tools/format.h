@@ -91,6 +91,15 @@ int format_version(struct series *s, int version,
 		   const struct format_opts *o, struct formatted *f);
 
 /*
+ * The subject prefix the mails carry for series.prefix, in b4's order
+ * (b4 writes "[PATCH RFC v2 1/3]": PATCH first, then the other words,
+ * then the version), so that `kseries format` and a b4 prep branch
+ * (kseries b4-branch, whose b4 prefixes are those other words) send the
+ * same subjects. "RFC PATCH" → "PATCH RFC". New string.
+ */
+char *format_subject_prefix(const char *prefix);
+
+/*
  * The Assisted-by: lines of version ("version.N.assisted-by", each value
  * in coding-assistants.rst's form "AGENT_NAME:MODEL_VERSION [TOOL...]"),
  * as a new array; NULL with an error printed when a value is not in
