@@ -204,6 +204,8 @@ static bool version_posted(const struct series *s, int v)
 /* The replies of one thread.mbox: their trailers and their senders. */
 static void add_thread(struct evidence *ev, int v, const GPtrArray *mails)
 {
+	GHashTable *pids = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, g_free);
 	struct review rv;
 
 	review_init(&rv);
@@ -243,13 +245,24 @@ static void add_thread(struct evidence *ev, int v, const GPtrArray *mails)
 			g->msgid = g_strdup(t->given_in);
 			g->series = k == n;
 			if (to) {
+				const char *key = to->id;
+				const char *pid = g_hash_table_lookup(pids, key);
+
+				/* one patch-id per patch, however many tags */
+				if (!pid && !g_hash_table_contains(pids, key)) {
+					char *np = patch_id_of(to->mail->raw,
+							       to->mail->raw_len);
+
+					g_hash_table_insert(pids, g_strdup(key), np);
+					pid = np;
+				}
 				g->title = title_of(to->mail->subject);
-				g->pid = patch_id_of(to->mail->raw,
-						     to->mail->raw_len);
+				g->pid = g_strdup(pid);
 			}
 			g_ptr_array_add(ev->given, g);
 		}
 	}
+	g_hash_table_unref(pids);
 	review_release(&rv);
 }
 
