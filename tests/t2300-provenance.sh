@@ -145,6 +145,23 @@ test_expect_success PYTHON 'fabrication 11: a real reviewer'"'"'s tag on a patch
 	has_finding 0002-demo-add-other.c.patch 9 error "Reviewed-by: Rex Reviewer <rex@example.org>: given in no mail the store holds"
 '
 
+test_expect_success PYTHON 'a tag given to a patch the store lacks: it cannot be compared' '
+	fabricate 0002-demo-add-other.c.patch "s/^Signed-off-by: Ann.*/&\nReviewed-by: Old Timer <old@example.org>/" &&
+	cat >>"$STORE/series/demo/v2/thread.mbox" <<-\EOF &&
+
+	From old@example.org Mon Feb  2 12:00:00 2026
+	From: Old Timer <old@example.org>
+	Subject: Re: [PATCH v2 2/2] demo: add other.c
+	Date: Mon, 2 Feb 2026 12:00:00 +0000
+	Message-Id: <old-1@example.org>
+	In-Reply-To: <v2-9@example.org>
+
+	Reviewed-by: Old Timer <old@example.org>
+	EOF
+	kseries check demo@v3 --stage provenance --json >json &&
+	has_finding 0002-demo-add-other.c.patch 9 warning "given in <old-1@example.org> on v2, to a patch whose diff the store does not hold"
+'
+
 test_expect_success PYTHON 'a reconstructed record is reported, never failed' '
 	rm -rf "$STORE" "$TRASH/cache" && cp -R "$FIXTURES/store" "$STORE" &&
 	git config -f "$STORE/series/demo/series.conf" version.3.origin reconstructed &&

@@ -258,6 +258,14 @@ static void add_thread(struct evidence *ev, int v, const GPtrArray *mails)
 				}
 				g->title = title_of(to->mail->subject);
 				g->pid = g_strdup(pid);
+			} else if (k < n) {
+				/* the patch is not in the mbox: the reply's
+				 * subject names it, its diff is unknown */
+				struct review_message *by =
+					review_find(&rv, t->given_in);
+
+				if (by)
+					g->title = title_of(by->mail->subject);
 			}
 			g_ptr_array_add(ev->given, g);
 		}
@@ -458,6 +466,13 @@ static void check_tag(const struct evidence *ev, struct checked *c, int line,
 			continue;
 		if (changed) {
 			changed_g = g;
+			continue;
+		}
+		if (!g->series && !g->pid && g->version != c->version) {
+			report(c, line, "warning",
+			       "%s: given in <%s> on v%d, to a patch whose diff the store does not hold: cannot tell whether it changed since",
+			       text, g->msgid ? g->msgid : "?", g->version);
+			found = true;
 			continue;
 		}
 		report(c, line, "note", "%s: given in <%s> (v%d)", text,
