@@ -10,7 +10,11 @@ BASE=$TRASH/base
 STORE=$TRASH/store
 export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache
 export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
-SOB='Signed-off-by: Kseries Developers <dev@kseries.invalid>'
+# the sender (a scratch HOME's own identity) writes these patches
+export GIT_AUTHOR_NAME="Sam Sender" GIT_AUTHOR_EMAIL=sam@example.org
+git config --global user.name "Sam Sender"
+git config --global user.email sam@example.org
+SOB='Signed-off-by: Sam Sender <sam@example.org>'
 
 # commit_file REPO PATH TEXT SUBJECT [BODY]
 commit_file() {
@@ -128,15 +132,15 @@ test_expect_success 'a multi-patch series with a cover letter' '
 	git config -f "$conf" series.title "locking/rtmutex: Add a and b" &&
 	git config -f "$conf" series.change-id 20260101-multi-0123456789ab &&
 	git config -f "$conf" series.prefix "RFC PATCH" &&
-	git config -f "$conf" version.1.message-id "cover-v1@example.invalid" &&
+	git config -f "$conf" version.1.message-id "cover-v1@example.org" &&
 	kseries format multi -o out2 >written &&
 	test_line_count = 4 written &&
 	grep -h "^Subject:" out2/*.patch >subjects &&
 	cat >expect <<-\EOF &&
-	Subject: [RFC PATCH 0/3] locking/rtmutex: Add a and b
-	Subject: [RFC PATCH 1/3] locking/rtmutex: Add a
-	Subject: [RFC PATCH 2/3] locking/rtmutex: Add b
-	Subject: [RFC PATCH 3/3] selftests/futex: Add t
+	Subject: [PATCH RFC 0/3] locking/rtmutex: Add a and b
+	Subject: [PATCH RFC 1/3] locking/rtmutex: Add a
+	Subject: [PATCH RFC 2/3] locking/rtmutex: Add b
+	Subject: [PATCH RFC 3/3] selftests/futex: Add t
 	EOF
 	test_cmp expect subjects &&
 	grep "^This series adds a and b, with a test.$" out2/0000-cover-letter.patch &&
@@ -162,11 +166,11 @@ test_expect_success 'v2 threads under v1 and links to it' '
 	make_version multi 2 "RFC PATCH" cover &&
 	kseries format multi@v2 -o out3 >written &&
 	test_line_count = 5 written &&
-	grep "^Subject: \[RFC PATCH v2 0/4\] locking/rtmutex: Add a and b$" out3/0000-cover-letter.patch &&
-	grep "^In-Reply-To: <cover-v1@example.invalid>$" out3/0000-cover-letter.patch &&
-	grep "^References: <cover-v1@example.invalid>$" out3/0000-cover-letter.patch &&
+	grep "^Subject: \[PATCH RFC v2 0/4\] locking/rtmutex: Add a and b$" out3/0000-cover-letter.patch &&
+	grep "^In-Reply-To: <cover-v1@example.org>$" out3/0000-cover-letter.patch &&
+	grep "^References: <cover-v1@example.org>$" out3/0000-cover-letter.patch &&
 	grep "^Changes in v2:$" out3/0000-cover-letter.patch &&
-	grep "^- Link to v1: https://lore.kernel.org/r/cover-v1@example.invalid$" out3/0000-cover-letter.patch &&
+	grep "^- Link to v1: https://lore.kernel.org/r/cover-v1@example.org$" out3/0000-cover-letter.patch &&
 	am_check out3
 '
 
@@ -297,12 +301,10 @@ else
 fi
 
 test_expect_success UNSHARE 'send --dry-run goes through git send-email and sends nothing' '
-	git config --global user.name "Kseries Developers" &&
-	git config --global user.email dev@kseries.invalid &&
 	unshare -n "$KSERIES" send multi@v2 --dry-run </dev/null >out 2>&1 &&
 	grep "^Dry-OK\|^Result: OK" out &&
 	grep "^RCPT TO:<peterz@infradead.org>" out &&
-	grep "^Subject: \[RFC PATCH v2 0/4\]" out
+	grep "^Subject: \[PATCH RFC v2 0/4\]" out
 '
 
 test_expect_success 'send without --dry-run is refused under KSERIES_NO_SEND' '

@@ -22,15 +22,31 @@ if command -v b4 >/dev/null && unshare -n true 2>/dev/null &&
 	test_set_prereq B4
 fi
 
-# The latest version of each series that has patches.
+# The latest version of each series that has patches and can be mailed
+# (a reconstructed version is a record: format refuses it).
 latest_versions() {
 	local d v
 	for d in "$SRC_DIR"/series/*/; do
 		v=$(ls -d "$d"v[0-9]* 2>/dev/null | sed 's/.*\/v//' | sort -n | tail -n 1)
 		[ -n "$v" ] || continue
 		ls "$d/v$v"/0[0-9][0-9][1-9]-*.patch >/dev/null 2>&1 || continue
+		[ "$(git config -f "$d/series.conf" "version.$v.origin")" = reconstructed ] &&
+			continue
 		echo "$(basename "$d")@v$v"
 	done
+}
+
+# The sender: the scratch HOME's own identity, never the base tree's.
+SENDER="Sam Sender <sam@example.org>"
+
+# A commit log for comparison: the sender's sign-off (added at format
+# time) and any placeholder one left out, the placeholder author read as
+# the sender, blank lines dropped.
+log_cmp() {
+	git -C "$1" log --reverse --format="%an <%ae> %ad%n%B" v7.2.13..HEAD |
+		sed -e "s/^Kseries Developers <dev@kseries.invalid> /$SENDER /" \
+		    -e "/^Signed-off-by: .*@[a-z.]*invalid>$/d" \
+		    -e "/^Signed-off-by: $SENDER$/d" -e "/^$/d"
 }
 
 # Unfolded values of header $2 of mail $1.
@@ -47,14 +63,15 @@ addrs() {
 		tr 'A-Z' 'a-z' | sort -u
 }
 
-# What a patch mail says, for comparison: subject tag words (sorted) and
-# title, the trailers of the message, base-commit and change-id.
+# What a patch mail says, for comparison: subject tag words (in their
+# order: format writes b4's) and title, the trailers of the message,
+# base-commit and change-id.
 digest() {
 	local f=$1 tmp=$TRASH/digest.$$
 	git mailinfo -k "$tmp.msg" "$tmp.patch" <"$f" >"$tmp.info"
 	sed -n 's/^Subject: \[\([^]]*\)\] \(.*\)/\1\n\2/p' "$tmp.info" >"$tmp.subj"
 	# b4 sends one patch without a cover: "1/1" is git's only
-	head -n 1 "$tmp.subj" | tr ' ' '\n' | grep -vx '1/1' | sort | tr '\n' ' '
+	head -n 1 "$tmp.subj" | tr ' ' '\n' | grep -vx '1/1' | tr '\n' ' '
 	echo
 	tail -n 1 "$tmp.subj"
 	git interpret-trailers --parse <"$tmp.msg"
@@ -65,8 +82,8 @@ test_expect_success TREE 'setup: a shared clone of the base tree' '
 	git clone -q --shared --no-checkout "$TREE" "$TRASH/k" &&
 	git -C "$TRASH/k" config user.name "Kseries Developers" &&
 	git -C "$TRASH/k" config user.email dev@kseries.invalid &&
-	git config --global user.name "Kseries Developers" &&
-	git config --global user.email dev@kseries.invalid &&
+	git config --global user.name "Sam Sender" &&
+	git config --global user.email sam@example.org &&
 	latest_versions >"$TRASH/versions" &&
 	test -s "$TRASH/versions" &&
 	# only the paths the series touch are checked out
@@ -91,11 +108,24 @@ for spec in $(test_have_prereq TREE && latest_versions); do
 		k="$TRASH/k" &&
 		git -C "$k" checkout -q --detach v7.2.13 &&
 		git -C "$k" am -q $(ls "$SRC_DIR/series/$name/v$v"/0*.patch | grep -v 0000-cover) &&
-		git -C "$k" log --reverse --format="%an <%ae> %ad%n%B" v7.2.13..HEAD >msg.want &&
+		log_cmp "$k" >msg.want &&
 		git -C "$k" log -p --reverse v7.2.13..HEAD | git patch-id --stable | cut -d" " -f1 >pid.want &&
 		git -C "$k" checkout -q --detach v7.2.13 &&
 		git -C "$k" am -q $(ls "$TRASH/out$n"/*.patch | grep -v 0000-cover) &&
-		git -C "$k" log --reverse --format="%an <%ae> %ad%n%B" v7.2.13..HEAD >msg.got &&
+		log_cmp "$k" >msg.got &&
+		for c in $(git -C "$k" rev-list v7.2.13..HEAD); do
+			git -C "$k" log -1 --format=%B $c | git interpret-trailers --parse |
+				tail -n 1 >last &&
+			echo "Signed-off-by: $SENDER" >want.last &&
+			test_cmp want.last last || exit 1
+		done &&
+		# the sender everywhere it belongs (what the stored text says
+		# is the provenance stage'"'"'s to judge)
+		! grep -i "^\(From\|Message-Id\|In-Reply-To\|References\|Signed-off-by\):.*\(localhost\|\.invalid\)" \
+			"$TRASH/out$n"/*.patch &&
+		for f in "$TRASH/out$n"/*.patch; do
+			grep "^Message-Id: <.*@example.org>$" "$f" || exit 1
+		done &&
 		git -C "$k" log -p --reverse v7.2.13..HEAD | git patch-id --stable | cut -d" " -f1 >pid.got &&
 		test_cmp msg.want msg.got &&
 		test_cmp pid.want pid.got &&

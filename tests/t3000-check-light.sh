@@ -56,14 +56,25 @@ test_expect_success TREE 'a checkpatch error fails the checkpatch stage with tha
 	grep "\"message\": \"TRAILING_WHITESPACE: trailing whitespace\"" json
 '
 
-test_expect_success TREE 'a patch without Signed-off-by fails the format stage' '
+test_expect_success TREE 'a posted patch without Signed-off-by fails the format stage' '
 	mkseries nosob 1 &&
+	git config -f store/series/nosob/series.conf version.1.origin posted &&
 	mkpatch store/series/nosob/v1/0001-x.patch "[PATCH] binder: x" no \
 		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
 	cd store &&
 	test_expect_code 1 kseries check nosob --stage format >out &&
 	grep "nosob  *v1  format  *fail" out &&
 	grep "no Signed-off-by" out
+'
+
+test_expect_success TREE 'a version we write stores no sign-off: format signs at format time' '
+	mkseries ours 1 &&
+	git config -f store/series/ours/series.conf version.1.origin ours &&
+	mkpatch store/series/ours/v1/0001-x.patch "[PATCH] binder: x" no \
+		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
+	cd store &&
+	kseries check ours --stage format >out &&
+	grep "ours  *v1  format  *pass" out
 '
 
 test_expect_success TREE 'a v2 without a changelog fails the format stage' '

@@ -167,8 +167,8 @@ int b4_locate(const char *raw, size_t len, char **name, int *version,
 	return found;
 }
 
-static const char *const per_patch[] = { "apply", "format", "checkpatch",
-					  "build", NULL };
+static const char *const per_patch[] = { "apply", "format", "provenance",
+					  "checkpatch", "build", NULL };
 
 static bool is_per_patch(const char *stage)
 {

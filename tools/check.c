@@ -29,8 +29,8 @@
 #include "banned.h"
 
 const char *const check_stage_names[] = {
-	"apply", "format", "checkpatch", "build", "sparse", "cocci", "rust",
-	"kunit", "model", "vm", "perf", "feedback", "mail", NULL,
+	"apply", "format", "provenance", "checkpatch", "build", "sparse",
+	"cocci", "rust", "kunit", "model", "vm", "perf", "feedback", "mail", NULL,
 };
 
 const char *stage_status_name(enum stage_status st)
@@ -443,6 +443,17 @@ static void stage_format(struct check_ctx *ctx, struct stage_result *r)
 	GPtrArray *all = series_patch_files(ctx->s, ctx->version, true);
 	bool changelog = false, link = false;
 	int n = (int)ctx->files->len;
+	char key[64];
+	const char *origin;
+	bool posted;
+
+	/*
+	 * A posted version carries its sign-offs as posted; one we write
+	 * gets the sender's at format time (format.h), none is stored.
+	 */
+	snprintf(key, sizeof(key), "version.%d.origin", ctx->version);
+	origin = series_get(ctx->s, key);
+	posted = origin && !strcmp(origin, "posted");
 
 	for (guint i = 0; i < all->len; i++) {
 		GPtrArray *mails = mail_array_new();
@@ -505,10 +516,10 @@ static void stage_format(struct check_ctx *ctx, struct stage_result *r)
 					    k);
 		}
 		g_strfreev(lines);
-		if (!cover && !sob)
+		if (!cover && !sob && posted)
 			finding_add(r, "format", base, 0, "error",
 				    "no Signed-off-by", k);
-		else if (!cover && !author_sob)
+		else if (!cover && sob && !author_sob)
 			finding_add(r, "format", base, 0, "warning",
 				    "the sender has no Signed-off-by", k);
 		subject_release(&subj);
@@ -1555,6 +1566,7 @@ static const struct {
 	unsigned inputs;
 } stages[] = {
 	{ "format", stage_format, CHECK_IN_MAILS | CHECK_IN_REVIEW },
+	{ "provenance", stage_provenance, CHECK_IN_MAILS | CHECK_IN_SERIES },
 	{ "checkpatch", stage_checkpatch, CHECK_IN_MAILS },
 	{ "build", stage_build, CHECK_IN_KERNEL },
 	{ "sparse", stage_sparse, CHECK_IN_KERNEL },

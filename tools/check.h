@@ -76,6 +76,9 @@ enum {
 	CHECK_IN_MAILS = 1 << 4,	/* the version's mail files */
 	CHECK_IN_REVIEW = 1 << 5,	/* series.conf, series/NAME/feedback/ */
 	CHECK_IN_MAINTAINERS = 1 << 6,	/* MAINTAINERS-notes/ */
+	CHECK_IN_SERIES = 1 << 7,	/* every version's mails and
+					 * thread.mbox, series.conf, and the
+					 * sender (ident.h) */
 };
 unsigned check_stage_inputs(const char *name);
 
@@ -84,6 +87,9 @@ unsigned check_stage_inputs(const char *name);
  * "version.N.kunit", else "1"; NULL when it is not a count (1-9999).
  */
 const char *check_kunit_runs(const struct check_ctx *ctx);
+
+/* The provenance stage (stage-provenance.c). */
+void stage_provenance(struct check_ctx *ctx, struct stage_result *r);
 
 void stage_result_init(struct stage_result *r, const char *name);
 void stage_result_release(struct stage_result *r);

@@ -13,7 +13,10 @@
  *      GIT_CONFIG_COUNT, nothing written to any config) to a command that
  *      copies our cover text into b4's file: title, blurb with "Changes in
  *      vN:", and To:/Cc: trailers, which b4 turns into recipients.
- * b4 needs git-filter-repo for step 4 and user.name/user.email.
+ * b4 needs git-filter-repo for step 4 and user.name/user.email: b4 and
+ * git run with the sender's (ident.h) as command-line configuration
+ * (GIT_CONFIG_COUNT) and as committer, so the base tree's own local
+ * identity never reaches the branch or the mails b4 writes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +27,7 @@
 #include "apply.h"
 #include "builtin.h"
 #include "format.h"
+#include "ident.h"
 #include "run.h"
 #include "series.h"
 #include "util.h"
@@ -55,8 +59,37 @@ static json_t *b4_prefixes(const char *prefix)
 	return a;
 }
 
+/*
+ * The sender as b4 and git see it: user.name/user.email given on the
+ * command line (GIT_CONFIG_*, above any local config), the committer;
+ * and, with editor, core.editor. NULL-terminated, new.
+ */
+static GPtrArray *sender_env(const struct ident *id, const char *editor)
+{
+	GPtrArray *e = g_ptr_array_new_with_free_func(g_free);
+
+	g_ptr_array_add(e, g_strdup_printf("GIT_CONFIG_COUNT=%d",
+					   editor ? 3 : 2));
+	g_ptr_array_add(e, g_strdup("GIT_CONFIG_KEY_0=user.name"));
+	g_ptr_array_add(e, g_strdup_printf("GIT_CONFIG_VALUE_0=%s", id->name));
+	g_ptr_array_add(e, g_strdup("GIT_CONFIG_KEY_1=user.email"));
+	g_ptr_array_add(e, g_strdup_printf("GIT_CONFIG_VALUE_1=%s", id->email));
+	if (editor) {
+		g_ptr_array_add(e, g_strdup("GIT_CONFIG_KEY_2=core.editor"));
+		g_ptr_array_add(e, g_strdup_printf("GIT_CONFIG_VALUE_2=%s",
+						   editor));
+	}
+	g_ptr_array_add(e, g_strdup_printf("GIT_COMMITTER_NAME=%s", id->name));
+	g_ptr_array_add(e, g_strdup_printf("GIT_COMMITTER_EMAIL=%s", id->email));
+	g_ptr_array_add(e, NULL);
+	return e;
+}
+
+#define ENV(a) ((const char *const *)(a)->pdata)
+
 /* Rewrites the tracking data of the cover commit at HEAD. */
-static int set_tracking(const char *wt, const struct formatted *f)
+static int set_tracking(const char *wt, const struct formatted *f,
+			const GPtrArray *env)
 {
 	const char *show[] = { "git", "log", "-1", "--format=%B", "HEAD",
 			       NULL };
@@ -97,7 +130,7 @@ static int set_tracking(const char *wt, const struct formatted *f)
 					path, NULL };
 
 		if (write_file_atomic(path, nm->str, nm->len) == 0)
-			ret = run_in(wt, NULL, amend, NULL);
+			ret = run_in(wt, ENV(env), amend, NULL);
 		unlink(path);
 		g_free(path);
 	}
@@ -132,7 +165,10 @@ int cmd_b4_branch(int argc, const char **argv)
 	struct format_opts o;
 	struct formatted f;
 	struct series s;
+	struct ident id;
 	char *wt = NULL, *name = NULL, *branch = NULL, *tmp = NULL;
+	char *from = NULL;
+	GPtrArray *env = NULL;
 	const char *repo;
 	int version, ret = EXIT_FINDINGS;
 
@@ -169,11 +205,20 @@ int cmd_b4_branch(int argc, const char **argv)
 		die("no base tree: provision %s/linux or set KSERIES_TREE",
 		    cache_dir());
 
+	ident_init(&id);
+	if (ident_sender_or_error(&id) < 0)
+		return EXIT_FINDINGS;
+	from = ident_format(&id);
+	env = sender_env(&id, NULL);
 	format_opts_init(&o);
 	o.repo = repo;
+	o.identity = from;
 	formatted_init(&f);
 	if (format_spec(spec, &o, &s, &version, &f) < 0) {
 		formatted_release(&f);
+		ident_release(&id);
+		g_free(from);
+		g_ptr_array_unref(env);
 		return EXIT_FINDINGS;
 	}
 	name = g_strdup(name_opt ? name_opt : s.name);
@@ -246,11 +291,11 @@ int cmd_b4_branch(int argc, const char **argv)
 		const char *prep[] = { "b4", "--offline-mode", "prep", "-n", name,
 				       "-f", f.base, NULL };
 
-		if (run_in(wt, NULL, prep, NULL) < 0)
+		if (run_in(wt, ENV(env), prep, NULL) < 0)
 			goto out;
 	}
 	/* 2. change-id, revision, prefixes */
-	if (set_tracking(wt, &f) < 0)
+	if (set_tracking(wt, &f, env) < 0)
 		goto out;
 	/* 3. the patches, as formatted */
 	tmp = g_dir_make_tmp("kseries-b4-XXXXXX", NULL);
@@ -272,7 +317,7 @@ int cmd_b4_branch(int argc, const char **argv)
 			g_ptr_array_add(am, g_build_filename(tmp, ff->name, NULL));
 		}
 		g_ptr_array_add(am, NULL);
-		r = run_in(wt, NULL, (const char *const *)am->pdata, NULL);
+		r = run_in(wt, ENV(env), (const char *const *)am->pdata, NULL);
 		g_ptr_array_unref(am);
 		if (r < 0) {
 			const char *abort_am[] = { "git", "am", "--abort", NULL };
@@ -286,16 +331,15 @@ int cmd_b4_branch(int argc, const char **argv)
 		char *cover = cover_text(&f);
 		char *path = g_build_filename(tmp, "cover.txt", NULL);
 		char *qp = g_shell_quote(path);
-		char *editor = g_strdup_printf("GIT_CONFIG_VALUE_0=cp -- %s", qp);
-		const char *env[] = { "GIT_CONFIG_COUNT=1",
-				      "GIT_CONFIG_KEY_0=core.editor", editor,
-				      NULL };
+		char *editor = g_strdup_printf("cp -- %s", qp);
+		GPtrArray *eenv = sender_env(&id, editor);
 		const char *edit[] = { "b4", "--offline-mode", "prep",
 				       "--edit-cover", NULL };
 		int r = write_file_atomic(path, cover, strlen(cover));
 
 		if (r == 0)
-			r = run_in(wt, env, edit, NULL);
+			r = run_in(wt, ENV(eenv), edit, NULL);
+		g_ptr_array_unref(eenv);
 		g_free(cover);
 		g_free(path);
 		g_free(qp);
@@ -313,6 +357,9 @@ out:
 	}
 	formatted_release(&f);
 	series_release(&s);
+	ident_release(&id);
+	g_free(from);
+	g_ptr_array_unref(env);
 	g_free(wt);
 	g_free(name);
 	g_free(branch);

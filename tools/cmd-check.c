@@ -21,6 +21,7 @@
 #include "builtin.h"
 #include "check.h"
 #include "check-b4.h"
+#include "ident.h"
 #include "mail.h"
 #include "progress.h"
 #include "run.h"
@@ -155,6 +156,30 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 	}
 	if (in & CHECK_IN_MAINTAINERS)
 		hash_path(sum, store_top(), "MAINTAINERS-notes");
+	if (in & CHECK_IN_SERIES) {
+		/* every posting and reply: the evidence of provenance */
+		GArray *vs = series_versions(ctx->s);
+		struct ident id;
+		GString *why = g_string_new(NULL);
+
+		for (guint i = 0; i < vs->len; i++) {
+			char *vd = series_version_dir(ctx->s,
+						      g_array_index(vs, int, i));
+
+			hash_tree(sum, vd);
+			g_free(vd);
+		}
+		g_array_unref(vs);
+		if (read_file(ctx->s->conf_path, 1 << 20, &buf, &len) == 0) {
+			g_checksum_update(sum, (const guchar *)buf, (gssize)len);
+			g_free(buf);
+		}
+		ident_init(&id);
+		if (ident_sender(&id, why) == 0)
+			g_checksum_update(sum, (const guchar *)id.email, -1);
+		ident_release(&id);
+		g_string_free(why, TRUE);
+	}
 	out = g_strdup(g_checksum_get_string(sum));
 	g_checksum_free(sum);
 	g_free(versions);

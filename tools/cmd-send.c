@@ -3,8 +3,18 @@
  * kseries send SERIES[@vN] [--dry-run] [--b4] - mail a version.
  *
  * The mails `kseries format` writes go to `git send-email` unchanged,
- * with the user's own sendemail.* configuration; they are threaded
- * already (format-patch --thread), so send-email is told --no-thread.
+ * with the user's own sendemail.* configuration (the SMTP server) and
+ * the sender of ident.h as --from; they are threaded already
+ * (format-patch --thread), so send-email is told --no-thread, and
+ * --confirm=never (it reads no terminal). send-email prints a "Result:"
+ * line for each message it handed over ("Result: OK", or the SMTP reply
+ * code, "Result: 250"); every mail must have one that says it was
+ * accepted, and send-email must exit 0, or the send failed (exit 1):
+ * its exit status alone is not the truth (it exits 0 when it stops at a
+ * prompt it could not ask). After a real send the version is recorded
+ * as posted in series.conf (the Message-ID of the cover, or of the one
+ * patch, the date, origin = posted), so that fetch finds its replies.
+ *
  * With --b4, the version is put on a b4 prep branch (kseries b4-branch)
  * and `b4 send` sends it, with the user's b4 configuration.
  * KSERIES_NO_SEND=1 in the environment (the tests set it) refuses anything
@@ -13,10 +23,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "apply.h"
 #include "builtin.h"
 #include "format.h"
+#include "ident.h"
+#include "mail.h"
 #include "run.h"
 #include "series.h"
 #include "util.h"
@@ -26,108 +39,198 @@ static const char send_usage[] =
 	"kseries send SERIES[@vN] [-d | --dry-run] [--b4 [-w DIR] [--no-sign]]\n"
 	"             [--to ADDR]... [--cc ADDR]...";
 
-int cmd_send(int argc, const char **argv)
+struct send_opts {
+	const char *spec, *wt;
+	bool dry_run, b4, no_sign;
+	GPtrArray *to, *cc;	/* const char *, borrowed from argv */
+};
+
+static int send_b4(const struct send_opts *so)
 {
-	const char *spec = NULL, *wt_opt = NULL;
-	bool dry_run = false, b4 = false, no_sign = false;
-	GPtrArray *extra_to = g_ptr_array_new(), *extra_cc = g_ptr_array_new();
+	const char *bargv[8];
+	GPtrArray *args;
+	char *name = NULL, *wt;
+	int n = 0, r, v;
+
+	bargv[n++] = "b4-branch";
+	bargv[n++] = so->spec;
+	if (so->wt) {
+		bargv[n++] = "-w";
+		bargv[n++] = so->wt;
+	}
+	bargv[n++] = "--force";
+	bargv[n] = NULL;
+	r = cmd_b4_branch(n, bargv);
+	if (r)
+		return r;
+	if (series_parse_spec(so->spec, &name, &v) < 0)
+		return EXIT_FINDINGS;
+	wt = so->wt ? g_canonicalize_filename(so->wt, NULL) :
+		      g_strdup_printf("%s/wt/b4-%s", cache_dir(), name);
+	args = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(args, g_strdup("b4"));
+	g_ptr_array_add(args, g_strdup("send"));
+	if (so->dry_run)
+		g_ptr_array_add(args, g_strdup("--dry-run"));
+	if (so->no_sign)
+		g_ptr_array_add(args, g_strdup("--no-sign"));
+	if (so->to->len) {
+		g_ptr_array_add(args, g_strdup("--to"));
+		for (guint i = 0; i < so->to->len; i++)
+			g_ptr_array_add(args, g_strdup(so->to->pdata[i]));
+	}
+	if (so->cc->len) {
+		g_ptr_array_add(args, g_strdup("--cc"));
+		for (guint i = 0; i < so->cc->len; i++)
+			g_ptr_array_add(args, g_strdup(so->cc->pdata[i]));
+	}
+	g_ptr_array_add(args, NULL);
+	fflush(stdout);
+	{
+		/* b4 reads user.name/user.email: the sender's, never the
+		 * base tree's local ones (kseries b4-branch does the same) */
+		struct ident id;
+		char *e[6];
+		const char *env[7];
+		struct run_opts ro = { .dir = wt, .env = env };
+		struct run_result rr = { 0 };
+
+		ident_init(&id);
+		r = ident_sender_or_error(&id);
+		if (r == 0) {
+			e[0] = g_strdup("GIT_CONFIG_COUNT=2");
+			e[1] = g_strdup("GIT_CONFIG_KEY_0=user.name");
+			e[2] = g_strdup_printf("GIT_CONFIG_VALUE_0=%s", id.name);
+			e[3] = g_strdup("GIT_CONFIG_KEY_1=user.email");
+			e[4] = g_strdup_printf("GIT_CONFIG_VALUE_1=%s", id.email);
+			e[5] = NULL;
+			for (int k = 0; k < 6; k++)
+				env[k] = e[k];
+			env[6] = NULL;
+			if (run_argv((const char *const *)args->pdata, &ro,
+				     &rr) < 0)
+				r = -1;
+			else
+				r = rr.status;
+			run_result_release(&rr);
+			for (int k = 0; k < 5; k++)
+				g_free(e[k]);
+		}
+		ident_release(&id);
+	}
+	g_ptr_array_unref(args);
+	g_free(wt);
+	g_free(name);
+	return r ? EXIT_FINDINGS : 0;
+}
+
+/*
+ * Counts the messages git send-email says were accepted: a "Result:"
+ * line of "OK" or a 2xx SMTP reply. *date gets the first message's
+ * Date: from the log send-email prints, when there is one.
+ */
+static unsigned count_accepted(const char *out, unsigned *results,
+			       char **date)
+{
+	char **lines = g_strsplit(out, "\n", -1);
+	unsigned ok = 0;
+
+	*results = 0;
+	for (char **l = lines; *l; l++) {
+		const char *v;
+
+		if (!*date && starts_with(*l, "Date: "))
+			*date = g_strstrip(g_strdup(*l + 6));
+		if (!starts_with(*l, "Result: "))
+			continue;
+		(*results)++;
+		v = *l + 8;
+		if (starts_with(v, "OK") ||
+		    (v[0] == '2' && g_ascii_isdigit(v[1]) &&
+		     g_ascii_isdigit(v[2])))
+			ok++;
+	}
+	g_strfreev(lines);
+	return ok;
+}
+
+/* The Message-Id of a formatted mail, without brackets; new or NULL. */
+static char *mail_msgid(const struct format_file *ff)
+{
+	GPtrArray *m = mail_array_new();
+	char *id = NULL;
+
+	if (mail_parse_mbox(ff->text->str, ff->text->len, ff->name, m) == 0 &&
+	    m->len && ((struct mail *)m->pdata[0])->message_id)
+		id = g_strdup(((struct mail *)m->pdata[0])->message_id);
+	g_ptr_array_unref(m);
+	return id;
+}
+
+/* series.conf: the version as posted (DESIGN.md §2). */
+static int record_posted(struct series *s, int version,
+			 const struct formatted *f, const char *date)
+{
+	char *id = mail_msgid(f->files->pdata[0]);
+	char key[64];
+	int r = -1;
+
+	if (!id)
+		return error("sent, but %s has no Message-Id to record",
+			     ((struct format_file *)f->files->pdata[0])->name);
+	snprintf(key, sizeof(key), "version.%d.message-id", version);
+	if (series_set(s, key, id) < 0)
+		goto out;
+	snprintf(key, sizeof(key), "version.%d.date", version);
+	if (series_set(s, key, date) < 0)
+		goto out;
+	snprintf(key, sizeof(key), "version.%d.origin", version);
+	if (series_set(s, key, "posted") < 0)
+		goto out;
+	printf("%s v%d recorded as posted: <%s>\n", s->name, version, id);
+	r = 0;
+out:
+	g_free(id);
+	return r;
+}
+
+static char *rfc2822_now(void)
+{
+	GDateTime *now = g_date_time_new_now_local();
+	char *d = g_date_time_format(now, "%a, %d %b %Y %H:%M:%S %z");
+
+	g_date_time_unref(now);
+	return d;
+}
+
+static int send_git(const struct send_opts *so)
+{
 	GPtrArray *args = g_ptr_array_new_with_free_func(g_free);
 	struct format_opts o;
 	struct formatted f;
 	struct series s;
-	char *tmp = NULL;
+	struct ident id;
+	struct run_opts ro = { .in = "", .capture_out = true,
+			       .merge_err = true, .timeout = 3600 };
+	struct run_result rr = { 0 };
+	char *tmp = NULL, *from = NULL, *date = NULL;
+	unsigned results = 0, ok;
 	int version, ret = EXIT_FINDINGS;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			printf("usage: %s\n", send_usage);
-			return 0;
-		} else if (!strcmp(a, "-d") || !strcmp(a, "--dry-run")) {
-			dry_run = true;
-		} else if (!strcmp(a, "--b4")) {
-			b4 = true;
-		} else if (!strcmp(a, "--no-sign")) {
-			no_sign = true;
-		} else if (!strcmp(a, "-w") || !strcmp(a, "--worktree")) {
-			if (++i >= argc)
-				usage(send_usage);
-			wt_opt = argv[i];
-		} else if (!strcmp(a, "--to") || !strcmp(a, "--cc")) {
-			if (++i >= argc)
-				usage(send_usage);
-			g_ptr_array_add(a[2] == 't' ? extra_to : extra_cc,
-					(char *)argv[i]);
-		} else if (a[0] == '-' || spec) {
-			usage(send_usage);
-		} else {
-			spec = a;
-		}
+	ident_init(&id);
+	if (ident_sender_or_error(&id) < 0) {
+		g_ptr_array_unref(args);
+		return EXIT_FINDINGS;
 	}
-	if (!spec)
-		usage(send_usage);
-	if (!dry_run && getenv("KSERIES_NO_SEND") && *getenv("KSERIES_NO_SEND"))
-		die("KSERIES_NO_SEND is set: only --dry-run is allowed");
-	if (b4 && !have_program("b4"))
-		die("b4 is not installed");
-
-	if (b4) {
-		/* the prep branch first, then b4 send in it */
-		const char *bargv[8];
-		int n = 0, r;
-		char *name = NULL, *wt;
-		int v;
-
-		bargv[n++] = "b4-branch";
-		bargv[n++] = spec;
-		if (wt_opt) {
-			bargv[n++] = "-w";
-			bargv[n++] = wt_opt;
-		}
-		bargv[n++] = "--force";
-		bargv[n] = NULL;
-		r = cmd_b4_branch(n, bargv);
-		if (r) {
-			ret = r;
-			goto out_args;
-		}
-		if (series_parse_spec(spec, &name, &v) < 0)
-			goto out_args;
-		wt = wt_opt ? g_canonicalize_filename(wt_opt, NULL) :
-			      g_strdup_printf("%s/wt/b4-%s", cache_dir(), name);
-		g_ptr_array_add(args, g_strdup("b4"));
-		g_ptr_array_add(args, g_strdup("send"));
-		if (dry_run)
-			g_ptr_array_add(args, g_strdup("--dry-run"));
-		if (no_sign)
-			g_ptr_array_add(args, g_strdup("--no-sign"));
-		if (extra_to->len) {
-			g_ptr_array_add(args, g_strdup("--to"));
-			for (guint i = 0; i < extra_to->len; i++)
-				g_ptr_array_add(args, g_strdup(extra_to->pdata[i]));
-		}
-		if (extra_cc->len) {
-			g_ptr_array_add(args, g_strdup("--cc"));
-			for (guint i = 0; i < extra_cc->len; i++)
-				g_ptr_array_add(args, g_strdup(extra_cc->pdata[i]));
-		}
-		g_ptr_array_add(args, NULL);
-		fflush(stdout);
-		r = run_passthrough(wt, (const char *const *)args->pdata);
-		g_free(wt);
-		g_free(name);
-		ret = r ? EXIT_FINDINGS : 0;
-		goto out_args;
-	}
-
+	from = ident_format(&id);
 	format_opts_init(&o);
+	o.identity = from;
 	formatted_init(&f);
-	if (format_spec(spec, &o, &s, &version, &f) < 0) {
+	if (format_spec(so->spec, &o, &s, &version, &f) < 0) {
 		formatted_release(&f);
 		goto out_args;
 	}
-	if (!f.to->len && !f.cc->len && !extra_to->len && !extra_cc->len) {
+	if (!f.to->len && !f.cc->len && !so->to->len && !so->cc->len) {
 		error("%s v%d has no recipients (series.to, MAINTAINERS-notes, get_maintainer.pl)",
 		      s.name, version);
 		goto out;
@@ -137,26 +240,46 @@ int cmd_send(int argc, const char **argv)
 		goto out;
 	g_ptr_array_add(args, g_strdup("git"));
 	g_ptr_array_add(args, g_strdup("send-email"));
-	if (dry_run) {
+	if (so->dry_run)
 		g_ptr_array_add(args, g_strdup("--dry-run"));
-		g_ptr_array_add(args, g_strdup("--confirm=never"));
-	}
+	g_ptr_array_add(args, g_strdup("--confirm=never"));
+	g_ptr_array_add(args, g_strdup_printf("--from=%s", from));
+	/* the sender is the From: already */
+	g_ptr_array_add(args, g_strdup("--suppress-cc=self"));
 	g_ptr_array_add(args, g_strdup("--no-thread"));
 	g_ptr_array_add(args, g_strdup("--no-format-patch"));
-	for (guint i = 0; i < extra_to->len; i++)
+	for (guint i = 0; i < so->to->len; i++)
 		g_ptr_array_add(args, g_strdup_printf("--to=%s",
-					(char *)extra_to->pdata[i]));
-	for (guint i = 0; i < extra_cc->len; i++)
+					(char *)so->to->pdata[i]));
+	for (guint i = 0; i < so->cc->len; i++)
 		g_ptr_array_add(args, g_strdup_printf("--cc=%s",
-					(char *)extra_cc->pdata[i]));
+					(char *)so->cc->pdata[i]));
 	for (guint i = 0; i < f.files->len; i++)
 		g_ptr_array_add(args, g_build_filename(tmp,
 			((struct format_file *)f.files->pdata[i])->name, NULL));
 	g_ptr_array_add(args, NULL);
 	fflush(stdout);
-	ret = run_passthrough(NULL, (const char *const *)args->pdata) ?
-		      EXIT_FINDINGS : 0;
+	if (run_argv((const char *const *)args->pdata, &ro, &rr) < 0)
+		goto out;
+	fwrite(rr.out->str, 1, rr.out->len, stdout);
+	ok = count_accepted(rr.out->str, &results, &date);
+	if (rr.status || ok != f.files->len) {
+		error("git send-email %s: %u of %u mails accepted%s",
+		      rr.status ? "failed" : "did not send every mail", ok,
+		      f.files->len, rr.timed_out ? " (timed out)" : "");
+		goto out;
+	}
+	printf("%s v%d: %u of %u mails %s\n", s.name, version, ok,
+	       f.files->len, so->dry_run ? "would be sent" : "sent");
+	if (!so->dry_run) {
+		if (!date)
+			date = rfc2822_now();
+		if (record_posted(&s, version, &f, date) < 0)
+			goto out;
+	}
+	ret = 0;
 out:
+	run_result_release(&rr);
 	if (tmp) {
 		remove_tree(tmp);
 		g_free(tmp);
@@ -164,8 +287,55 @@ out:
 	formatted_release(&f);
 	series_release(&s);
 out_args:
+	ident_release(&id);
+	g_free(from);
+	g_free(date);
 	g_ptr_array_unref(args);
-	g_ptr_array_unref(extra_to);
-	g_ptr_array_unref(extra_cc);
+	return ret;
+}
+
+int cmd_send(int argc, const char **argv)
+{
+	struct send_opts so = { .to = g_ptr_array_new(),
+				.cc = g_ptr_array_new() };
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			printf("usage: %s\n", send_usage);
+			return 0;
+		} else if (!strcmp(a, "-d") || !strcmp(a, "--dry-run")) {
+			so.dry_run = true;
+		} else if (!strcmp(a, "--b4")) {
+			so.b4 = true;
+		} else if (!strcmp(a, "--no-sign")) {
+			so.no_sign = true;
+		} else if (!strcmp(a, "-w") || !strcmp(a, "--worktree")) {
+			if (++i >= argc)
+				usage(send_usage);
+			so.wt = argv[i];
+		} else if (!strcmp(a, "--to") || !strcmp(a, "--cc")) {
+			if (++i >= argc)
+				usage(send_usage);
+			g_ptr_array_add(a[2] == 't' ? so.to : so.cc,
+					(char *)argv[i]);
+		} else if (a[0] == '-' || so.spec) {
+			usage(send_usage);
+		} else {
+			so.spec = a;
+		}
+	}
+	if (!so.spec)
+		usage(send_usage);
+	if (!so.dry_run && getenv("KSERIES_NO_SEND") &&
+	    *getenv("KSERIES_NO_SEND"))
+		die("KSERIES_NO_SEND is set: only --dry-run is allowed");
+	if (so.b4 && !have_program("b4"))
+		die("b4 is not installed");
+	ret = so.b4 ? send_b4(&so) : send_git(&so);
+	g_ptr_array_unref(so.to);
+	g_ptr_array_unref(so.cc);
 	return ret;
 }

@@ -15,12 +15,14 @@
 #include "check.h"
 #include "feedback.h"
 #include "format.h"
+#include "ident.h"
 #include "mail.h"
 #include "recipients.h"
 #include "run.h"
 #include "scratch.h"
 #include "series.h"
 #include "subject.h"
+#include "trailer.h"
 #include "util.h"
 #include "banned.h"
 
@@ -227,12 +229,14 @@ char *format_add_trailers(const char *msg, const GPtrArray *trailers,
 	char **lines = g_strsplit(msg, "\n", -1);
 	int n = (int)g_strv_length(lines), end, start;
 	GPtrArray *have = g_ptr_array_new_with_free_func(g_free);
-	char *own = g_strdup_printf("Signed-off-by: %s",
-				    identity ? identity : FORMAT_IDENTITY);
+	char *own = identity ? g_strdup_printf("Signed-off-by: %s", identity) :
+			       NULL;
 	bool has_own = false;
 	GString *out = g_string_new(NULL);
 	unsigned count = 0;
 
+	if (!identity)
+		own = g_strdup("");
 	/* drop trailing blank lines */
 	end = n;
 	while (end > 0 && is_blank(lines[end - 1]))
@@ -255,12 +259,19 @@ char *format_add_trailers(const char *msg, const GPtrArray *trailers,
 			g_ptr_array_add(have, g_strdup(lines[i]));
 		}
 	}
-	/* own sign-off moves to the bottom (b4: fix_trailers) */
+	/*
+	 * own sign-off moves to the bottom (b4: fix_trailers); one for a
+	 * placeholder identity is nobody's and goes
+	 */
 	for (guint i = 0; i < have->len; i++) {
-		char *k = trailer_key(have->pdata[i]), *ok = trailer_key(own);
+		const char *t = have->pdata[i];
+		char *k = trailer_key(t), *ok = trailer_key(own);
 
-		if (!strcmp(k, ok)) {
+		if (*own && !strcmp(k, ok)) {
 			has_own = true;
+			g_ptr_array_remove_index(have, i--);
+		} else if (!g_ascii_strncasecmp(t, "Signed-off-by:", 14) &&
+			   ident_text_has_placeholder(t, strlen(t))) {
 			g_ptr_array_remove_index(have, i--);
 		}
 		g_free(k);
@@ -269,7 +280,7 @@ char *format_add_trailers(const char *msg, const GPtrArray *trailers,
 	for (guint i = 0; trailers && i < trailers->len; i++) {
 		const char *t = trailers->pdata[i];
 		char *k = trailer_key(t), *ok = trailer_key(own);
-		bool is_own = !strcmp(k, ok);
+		bool is_own = *own && !strcmp(k, ok);
 
 		g_free(k);
 		g_free(ok);
@@ -813,9 +824,11 @@ static bool split_ident(const char *l, char **name, char **email,
 
 /*
  * Re-commits commit with message msg onto parent, keeping its tree,
- * author and committer; *out is the new id.
+ * author date and committer; *out is the new id. An author that is the
+ * sender, or a placeholder (nobody), becomes the sender as configured.
  */
 static int recommit(const char *repo, const char *commit, const char *parent,
+		    const struct ident *sender,
 		    const char *(*msg_fn)(void *, const char *), void *data,
 		    char **out)
 {
@@ -847,6 +860,12 @@ static int recommit(const char *repo, const char *commit, const char *parent,
 	if (!tree || !an || !cn) {
 		error("cannot read commit %s", commit);
 		goto out;
+	}
+	if (ident_is_placeholder(ae) || ident_same_email(ae, sender->email)) {
+		g_free(an);
+		g_free(ae);
+		an = g_strdup(sender->name);
+		ae = g_strdup(sender->email);
 	}
 	{
 		char *e[6];
@@ -883,16 +902,27 @@ out:
 struct trailer_ctx {
 	const struct patch_in *p;
 	const char *identity;
+	const GPtrArray *assisted;	/* "Assisted-by: …" lines */
 	char *msg;
 	unsigned added;
 };
 
+/*
+ * The review's trailers, then Assisted-by, then the sender's sign-off,
+ * once and last, as `git format-patch -s` adds it.
+ */
 static const char *trailer_msg(void *data, const char *msg)
 {
 	struct trailer_ctx *c = data;
+	GPtrArray *t = g_ptr_array_new_with_free_func(g_free);
 
-	c->msg = format_add_trailers(msg, c->p->trailers, c->identity,
-				     &c->added);
+	for (guint i = 0; i < c->p->trailers->len; i++)
+		g_ptr_array_add(t, g_strdup(c->p->trailers->pdata[i]));
+	for (guint i = 0; c->assisted && i < c->assisted->len; i++)
+		g_ptr_array_add(t, g_strdup(c->assisted->pdata[i]));
+	g_ptr_array_add(t, g_strdup_printf("Signed-off-by: %s", c->identity));
+	c->msg = format_add_trailers(msg, t, c->identity, &c->added);
+	g_ptr_array_unref(t);
 	return c->msg;
 }
 
@@ -1055,13 +1085,107 @@ out:
 	return ret;
 }
 
+char *format_subject_prefix(const char *prefix)
+{
+	char **w = g_strsplit(prefix ? prefix : "", " ", -1);
+	GString *out = g_string_new("PATCH");
+
+	for (char **p = w; *p; p++)
+		if (**p && g_ascii_strcasecmp(*p, "PATCH"))
+			g_string_append_printf(out, " %s", *p);
+	g_strfreev(w);
+	return g_string_free(out, FALSE);
+}
+
+GPtrArray *format_assisted_by(const struct series *s, int version)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *vals;
+	char key[64];
+
+	snprintf(key, sizeof(key), "version.%d.assisted-by", version);
+	vals = series_get_all(s, key);
+	for (guint i = 0; vals && i < vals->len; i++) {
+		const char *v = vals->pdata[i];
+
+		if (!g_ascii_strncasecmp(v, "Assisted-by:", 12))
+			v += 12;
+		while (*v == ' ')
+			v++;
+		if (!ident_assisted_by_ok(v)) {
+			error("%s '%s' is not in the form 'AGENT_NAME:MODEL_VERSION [TOOL1] [TOOL2]'",
+			      key, (const char *)vals->pdata[i]);
+			g_ptr_array_unref(out);
+			return NULL;
+		}
+		g_ptr_array_add(out, g_strdup_printf("Assisted-by: %s", v));
+	}
+	return out;
+}
+
+bool format_msgid_reconstructed(const struct series *s, const char *msgid)
+{
+	GArray *vs;
+	char *id;
+	bool made_up = false;
+
+	if (!msgid || !*msgid)
+		return false;
+	id = strip_brackets(msgid);
+	made_up = ident_text_has_placeholder(id, strlen(id));
+	vs = series_versions(s);
+	for (guint i = 0; !made_up && i < vs->len; i++) {
+		int v = g_array_index(vs, int, i);
+		char key[64], *mine;
+		const char *have, *rec, *origin;
+
+		snprintf(key, sizeof(key), "version.%d.message-id", v);
+		have = series_get(s, key);
+		if (!have)
+			continue;
+		mine = strip_brackets(have);
+		snprintf(key, sizeof(key), "version.%d.reconstructed", v);
+		rec = series_get(s, key);
+		snprintf(key, sizeof(key), "version.%d.origin", v);
+		origin = series_get(s, key);
+		if (!strcmp(mine, id) &&
+		    ((rec && strstr(rec, "Message-ID")) ||
+		     (origin && !strcmp(origin, "reconstructed"))))
+			made_up = true;
+		g_free(mine);
+	}
+	g_array_unref(vs);
+	g_free(id);
+	return made_up;
+}
+
+char *format_version_record(const struct series *s, int version)
+{
+	char key[64];
+	const char *origin, *id;
+
+	snprintf(key, sizeof(key), "version.%d.origin", version);
+	origin = series_get(s, key);
+	if (origin && !strcmp(origin, "reconstructed"))
+		return g_strdup_printf("v%d of '%s' is a reconstructed record (origin = reconstructed), not a submission: it is never mailed",
+				       version, s->name);
+	snprintf(key, sizeof(key), "version.%d.message-id", version);
+	id = series_get(s, key);
+	if (id && format_msgid_reconstructed(s, id))
+		return g_strdup_printf("v%d of '%s' is a record: its Message-ID <%s> was reconstructed, not posted, and it is never mailed",
+				       version, s->name, id);
+	return NULL;
+}
+
 int format_version(struct series *s, int version,
 		   const struct format_opts *o, struct formatted *f)
 {
 	GPtrArray *files = NULL, *patches = NULL, *items = NULL;
 	const char *repo = o->repo ? o->repo : kernel_tree();
 	const char *base = series_get(s, "series.base");
-	const char *identity = o->identity ? o->identity : FORMAT_IDENTITY;
+	char *identity = NULL;
+	GPtrArray *assisted = NULL;
+	struct ident sender;
 	char *vdir = NULL, *cover_path = NULL, *title = NULL, *blurb = NULL;
 	char *prev_url = NULL, *tmp = NULL, *branch = NULL, *desc = NULL;
 	char *tip = NULL, *git_dir = NULL, *work_tree = NULL, *outdir = NULL;
@@ -1069,6 +1193,7 @@ int format_version(struct series *s, int version,
 	int ret = -1;
 
 	applied_init(&a);
+	ident_init(&sender);
 	f->version = version;
 	f->change_id = g_strdup(series_get(s, "series.change-id"));
 	if (!base)
@@ -1082,6 +1207,21 @@ int format_version(struct series *s, int version,
 		error("v%d of '%s' has no patches", version, s->name);
 		goto out;
 	}
+	if (o->identity) {
+		trailer_split_person(o->identity, strlen(o->identity),
+				     &sender.name, &sender.email);
+		if (ident_is_placeholder(sender.email)) {
+			error("sender identity '%s' is a placeholder",
+			      o->identity);
+			goto out;
+		}
+	} else if (ident_sender_or_error(&sender) < 0) {
+		goto out;
+	}
+	identity = ident_format(&sender);
+	assisted = format_assisted_by(s, version);
+	if (!assisted)
+		goto out;
 
 	/* the patches as stored: subjects, notes below "---" */
 	patches = g_ptr_array_new_with_free_func((GDestroyNotify)patch_in_free);
@@ -1126,9 +1266,8 @@ int format_version(struct series *s, int version,
 	}
 	if (!title && patches->len == 1)
 		title = g_strdup(((struct patch_in *)patches->pdata[0])->title);
-	/* a cover when there are several patches, or one was posted */
-	f->cover = o->cover == 1 ||
-		   (o->cover == -1 && (patches->len > 1 || is_file(cover_path)));
+	/* a cover when there are several patches: b4 sends one alone */
+	f->cover = o->cover == 1 || (o->cover == -1 && patches->len > 1);
 	if (f->cover && (!title || !*title)) {
 		error("'%s' has no title for its cover letter (series.title)",
 		      s->name);
@@ -1152,21 +1291,15 @@ int format_version(struct series *s, int version,
 		collect_trailers(version, items, patches, f);
 	{
 		char *parent = g_strdup(a.base);
-		bool changed = false;
 
+		/* every patch: the sender signs off at format time */
 		for (guint i = 0; i < a.commits->len; i++) {
 			struct patch_in *p = patches->pdata[i];
-			struct trailer_ctx c = { .p = p, .identity = identity };
+			struct trailer_ctx c = { .p = p, .identity = identity,
+						 .assisted = assisted };
 			char *nc = NULL;
 
-			if (!p->trailers->len && !changed) {
-				g_ptr_array_add(f->commits,
-						g_strdup(a.commits->pdata[i]));
-				g_free(parent);
-				parent = g_strdup(a.commits->pdata[i]);
-				continue;
-			}
-			if (recommit(repo, a.commits->pdata[i], parent,
+			if (recommit(repo, a.commits->pdata[i], parent, &sender,
 				     trailer_msg, &c, &nc) < 0) {
 				g_free(c.msg);
 				g_free(parent);
@@ -1177,7 +1310,6 @@ int format_version(struct series *s, int version,
 					g_strdup_printf("%u: %s", i + 1,
 						(char *)p->trailers->pdata[k]));
 			g_free(c.msg);
-			changed = true;
 			g_ptr_array_add(f->commits, g_strdup(nc));
 			g_free(parent);
 			parent = nc;
@@ -1212,7 +1344,13 @@ int format_version(struct series *s, int version,
 
 		snprintf(key, sizeof(key), "version.%d.message-id", version - 1);
 		id = series_get(s, key);
-		if (id)
+		/* never under an id nobody posted: b4 would read the cover
+		 * as a follow-up of a message that does not exist */
+		if (id && format_msgid_reconstructed(s, id))
+			g_ptr_array_add(f->notes, g_strdup_printf(
+				"not threaded under v%d: its Message-ID <%s> was reconstructed",
+				version - 1, id));
+		else if (id)
 			f->in_reply_to = strip_brackets(id);
 	}
 	if (version > 1) {
@@ -1303,42 +1441,15 @@ int format_version(struct series *s, int version,
 				"GIT_CONFIG_VALUE_%d=false", nconf));
 			nconf++;
 		}
-		/* the cover's From: is the sender; without an identity
-		 * git would stop: then it is ours (HACKING.md) */
-		{
-			const char *var[] = { "git", "var", "GIT_COMMITTER_IDENT",
-					      NULL };
-			struct run_opts vo = { .dir = repo, .capture_out = true,
-					       .capture_err = true };
-			struct run_result vr;
-			char *vn = NULL, *ve = NULL, *vd = NULL;
-
-			if (run_argv(var, &vo, &vr) == 0 && !vr.status &&
-			    split_ident(vr.out->str, &vn, &ve, &vd)) {
-				/* git_pristine: no user config gives it */
-				g_ptr_array_add(env, g_strdup_printf(
-					"GIT_COMMITTER_NAME=%s", vn));
-				g_ptr_array_add(env, g_strdup_printf(
-					"GIT_COMMITTER_EMAIL=%s", ve));
-			} else if (vr.status) {
-				char *lt = strchr(identity, '<');
-				char *nm = lt ? g_strndup(identity, lt - identity) :
-						g_strdup(identity);
-
-				g_strstrip(nm);
-				g_ptr_array_add(env, g_strdup_printf(
-					"GIT_COMMITTER_NAME=%s", nm));
-				g_ptr_array_add(env, g_strdup_printf(
-					"GIT_COMMITTER_EMAIL=%.*s",
-					lt ? (int)strcspn(lt + 1, ">") : 0,
-					lt ? lt + 1 : ""));
-				g_free(nm);
-			}
-			run_result_release(&vr);
-			g_free(vn);
-			g_free(ve);
-			g_free(vd);
-		}
+		/*
+		 * The cover's From: and the Message-Ids (git's form,
+		 * "<commit.time.git.ADDRESS>") are the committer's: the
+		 * sender's, never the base repository's own identity.
+		 */
+		g_ptr_array_add(env, g_strdup_printf("GIT_COMMITTER_NAME=%s",
+						     sender.name));
+		g_ptr_array_add(env, g_strdup_printf("GIT_COMMITTER_EMAIL=%s",
+						     sender.email));
 		g_ptr_array_add(env, g_strdup_printf("GIT_CONFIG_COUNT=%d",
 						     nconf));
 		g_ptr_array_add(env, NULL);
@@ -1364,17 +1475,20 @@ int format_version(struct series *s, int version,
 				"--cover-from-description=subject"));
 		{
 			const char *prefix = series_get(s, "series.prefix");
+			char *b4p;
 
 			if (!prefix || !*prefix)
 				prefix = "PATCH";
 			f->prefix = g_strdup(prefix);
+			b4p = format_subject_prefix(prefix);
 			if (version > 1)
 				g_ptr_array_add(argv, g_strdup_printf(
-					"--subject-prefix=%s v%d", prefix,
+					"--subject-prefix=%s v%d", b4p,
 					version));
 			else
 				g_ptr_array_add(argv, g_strdup_printf(
-					"--subject-prefix=%s", prefix));
+					"--subject-prefix=%s", b4p));
+			g_free(b4p);
 		}
 		g_ptr_array_add(argv, g_strdup_printf("--base=%s", a.base));
 		if (o->thread) {
@@ -1462,6 +1576,10 @@ out:
 	g_free(work_tree);
 	g_free(outdir);
 	applied_release(&a);
+	ident_release(&sender);
+	g_free(identity);
+	if (assisted)
+		g_ptr_array_unref(assisted);
 	if (files)
 		g_ptr_array_unref(files);
 	if (patches)
@@ -1500,6 +1618,16 @@ int format_spec(const char *spec, const struct format_opts *o,
 		return -1;
 	}
 	*version = v;
+	{
+		char *why = format_version_record(s, v);
+
+		if (why) {
+			error("%s", why);
+			g_free(why);
+			series_release(s);
+			return -1;
+		}
+	}
 	if (format_version(s, v, o, f) < 0) {
 		series_release(s);
 		return -1;
@@ -1718,10 +1846,30 @@ void format_check(struct check_ctx *ctx, struct stage_result *r)
 	struct format_opts o;
 	struct formatted f;
 	unsigned errors = 0, warnings = 0;
+	char *record = format_version_record(ctx->s, ctx->version);
+	char *identity = NULL;
+	GString *why = g_string_new(NULL);
+	struct ident id;
 
 	format_opts_init(&o);
 	o.repo = ctx->tree;
 	formatted_init(&f);
+	ident_init(&id);
+	if (record) {
+		/* a record is never mailed: nothing here would go out */
+		r->status = ST_SKIP;
+		g_free(r->summary);
+		r->summary = record;
+		g_string_free(why, TRUE);
+		formatted_release(&f);
+		return;
+	}
+	if (ident_sender(&id, why) < 0) {
+		finding_add(r, "mail", "", 0, "error", why->str, 0);
+		goto done;
+	}
+	identity = ident_format(&id);
+	o.identity = identity;
 	if (format_version(ctx->s, ctx->version, &o, &f) < 0) {
 		finding_add(r, "mail", "", 0, "error",
 			    "the version does not format (see the error above)",
@@ -1774,4 +1922,7 @@ done:
 				     f.files->len, f.to->len, f.cc->len, errors,
 				     warnings);
 	formatted_release(&f);
+	ident_release(&id);
+	g_free(identity);
+	g_string_free(why, TRUE);
 }

@@ -25,13 +25,17 @@
  * blurb is the stored cover's (vN/0000-cover-letter.patch) when there is
  * one; "Changes in vN:" is drafted from the feedback addressed since
  * v(N-1) when the blurb has none, and ends with "- Link to v(N-1): ..."
- * as b4 writes it. A series of one patch gets no cover letter unless its
- * version has one stored (as b4 sends it): its changelog goes below the
- * patch's "---".
+ * as b4 writes it. A series of one patch gets no cover letter (as b4
+ * sends it): its changelog, a stored cover's text among it, and its
+ * links go below the patch's "---".
+ *
+ * Identity (ident.h): the sender writes the cover, authors the patches
+ * whose author is the sender or a placeholder, names the Message-Ids
+ * (git's form, the sender's address) and signs off every patch, once
+ * and last, as `git format-patch -s` does; "Assisted-by:" lines
+ * (version.N.assisted-by) go just above that sign-off.
  */
 
-/* Who signs the versions we write (HACKING.md, Identity). */
-#define FORMAT_IDENTITY "Kseries Developers <dev@kseries.invalid>"
 #define LORE_URL "https://lore.kernel.org/r/"
 
 struct format_opts {
@@ -42,7 +46,11 @@ struct format_opts {
 	const char *in_reply_to;	/* override the previous posting */
 	bool recipients;	/* To/Cc from notes and get_maintainer.pl */
 	bool trailers;		/* apply the trailers collected in review */
-	const char *identity;	/* own Signed-off-by; NULL: FORMAT_IDENTITY */
+	const char *identity;	/* the sender, "Name <addr>": the cover's
+				 * From:, the Message-Id domain, the author
+				 * of the sender's patches, the sign-off
+				 * added to every patch; NULL: ident.h's
+				 * ident_sender() */
 };
 
 void format_opts_init(struct format_opts *o);
@@ -83,9 +91,41 @@ int format_version(struct series *s, int version,
 		   const struct format_opts *o, struct formatted *f);
 
 /*
+ * The subject prefix the mails carry for series.prefix, in b4's order
+ * (b4 writes "[PATCH RFC v2 1/3]": PATCH first, then the other words,
+ * then the version), so that `kseries format` and a b4 prep branch
+ * (kseries b4-branch, whose b4 prefixes are those other words) send the
+ * same subjects. "RFC PATCH" → "PATCH RFC". New string.
+ */
+char *format_subject_prefix(const char *prefix);
+
+/*
+ * The Assisted-by: lines of version ("version.N.assisted-by", each value
+ * in coding-assistants.rst's form "AGENT_NAME:MODEL_VERSION [TOOL...]"),
+ * as a new array; NULL with an error printed when a value is not in
+ * that form.
+ */
+GPtrArray *format_assisted_by(const struct series *s, int version);
+
+/*
+ * True if msgid was made up rather than posted: the store says so
+ * (a version with that Message-ID has origin = reconstructed, or
+ * "Message-ID" among its "reconstructed" fields) or it is in a domain
+ * that takes no mail (@seeds.invalid).
+ */
+bool format_msgid_reconstructed(const struct series *s, const char *msgid);
+
+/*
+ * NULL if version can be mailed, else (a new string) the one line that
+ * says why not: it is a reconstructed record, not a submission.
+ */
+char *format_version_record(const struct series *s, int version);
+
+/*
  * Loads the series of spec ("NAME" or "NAME@vN"; the latest version when
- * none is given) into s and formats it into f. On failure (error
- * printed) s is released. *version gets the version formatted.
+ * none is given) into s and formats it into f; a record
+ * (format_version_record()) is refused. On failure (error printed) s is
+ * released. *version gets the version formatted.
  */
 int format_spec(const char *spec, const struct format_opts *o,
 		struct series *s, int *version, struct formatted *f);
@@ -106,8 +146,10 @@ bool format_dir_in_store(const char *dir);
  * "Key: value" lines. As b4 does (LoreMessage.fix_trailers): the
  * message's trailers keep their order, each new trailer not already
  * present (same key and value, case-insensitively) is appended after
- * them, and own ("Signed-off-by: <identity>") moves to the bottom when
- * present. Returns a new string; *added counts the trailers added.
+ * them, and own ("Signed-off-by: <identity>"; identity may be NULL)
+ * moves to the bottom when present; a Signed-off-by of a placeholder
+ * address (ident_is_placeholder()) is dropped: nobody can give it.
+ * Returns a new string; *added counts the trailers added.
  */
 char *format_add_trailers(const char *msg, const GPtrArray *trailers,
 			  const char *identity, unsigned *added);

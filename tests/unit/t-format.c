@@ -15,7 +15,8 @@
 #include "series.h"
 #include "util.h"
 
-#define OWN "Signed-off-by: " FORMAT_IDENTITY
+#define IDENT "Sam Sender <sam@example.org>"
+#define OWN "Signed-off-by: " IDENT
 
 static void trailers_case(const char *msg, const char *const *add,
 			  const char *want, unsigned want_added)
@@ -26,7 +27,7 @@ static void trailers_case(const char *msg, const char *const *add,
 
 	for (; add && *add; add++)
 		g_ptr_array_add(t, (char *)*add);
-	got = format_add_trailers(msg, t, NULL, &added);
+	got = format_add_trailers(msg, t, IDENT, &added);
 	assert_string_equal(got, want);
 	assert_int_equal(added, want_added);
 	g_free(got);
@@ -285,9 +286,10 @@ static bool has_finding(const struct stage_result *r, const char *sev,
 }
 
 /*
- * format_check() on a store made here: a v2 of one patch without a
- * Signed-off-by, without recipients and without a changelog fails with
- * those three findings; with them it passes.
+ * format_check() on a store made here, under a HOME of its own: without
+ * a sender identity it fails saying so; with one, a v2 of one patch
+ * without recipients and without a changelog fails with those findings
+ * (the sender signs it off: no "no Signed-off-by"); with them it passes.
  */
 static void test_format_check(void **state)
 {
@@ -324,10 +326,28 @@ static void test_format_check(void **state)
 	ctx.version = 2;
 	ctx.tree = base;
 
+	/* the machine's identity never reaches this test */
+	g_setenv("HOME", top, TRUE);
+	g_setenv("GIT_CONFIG_NOSYSTEM", "1", TRUE);
+	g_unsetenv("GIT_CONFIG_COUNT");
 	stage_result_init(&r, "mail");
 	format_check(&ctx, &r);
 	assert_int_equal(r.status, ST_FAIL);
-	assert_true(has_finding(&r, "error", "no Signed-off-by"));
+	assert_true(has_finding(&r, "error", "no sender identity"));
+	stage_result_release(&r);
+	{
+		char *gc = g_build_filename(top, ".gitconfig", NULL);
+		const char *id = "[user]\n\tname = Sam Sender\n"
+				 "\temail = sam@example.org\n";
+
+		assert_int_equal(write_file_atomic(gc, id, strlen(id)), 0);
+		g_free(gc);
+	}
+
+	stage_result_init(&r, "mail");
+	format_check(&ctx, &r);
+	assert_int_equal(r.status, ST_FAIL);
+	assert_false(has_finding(&r, "error", "no Signed-off-by"));
 	assert_true(has_finding(&r, "error", "no recipients"));
 	assert_true(has_finding(&r, "error", "without a changelog"));
 	stage_result_release(&r);

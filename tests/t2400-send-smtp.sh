@@ -1,0 +1,185 @@
+#!/bin/bash
+# kseries send against a real SMTP server on 127.0.0.1 (aiosmtpd, started
+# and stopped here on a free port): the server receives exactly the mails
+# send reports, from the sender of this scratch HOME, threaded; a refused
+# recipient makes send exit 1 and records nothing; a real send records
+# the version as posted.
+test_description='kseries send: git send-email to a real SMTP server'
+. "$(dirname "$0")/lib.sh"
+
+BASE=$TRASH/base
+STORE=$TRASH/store
+export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache
+export GIT_AUTHOR_NAME="Sam Sender" GIT_AUTHOR_EMAIL=sam@example.org
+export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
+unset KSERIES_NO_SEND
+
+# a python3 with aiosmtpd (Debian's python3-aiosmtpd is /usr/bin/python3's)
+PY=
+for p in /usr/bin/python3 python3; do
+	if "$p" -c 'import aiosmtpd' 2>/dev/null; then
+		PY=$p
+		break
+	fi
+done
+if [ -n "$PY" ] && [ -x "$(git --exec-path)/git-send-email" ]; then
+	test_set_prereq SMTP
+else
+	SKIP_REASON='no python3-aiosmtpd or no git send-email'
+fi
+
+# start_sink DIR [REFUSED...]: the server, its port in $PORT, its pid in
+# DIR.pid (each test body is a subshell: the EXIT trap below stops what
+# a failed body left running)
+start_sink() {
+	local dir=$1 i=0
+	shift
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	"$PY" "$FIXTURES/smtp-sink.py" "$dir" "$@" &
+	echo $! >"$dir.pid"
+	SINK_DIR=$dir
+	while [ ! -s "$dir/port" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	PORT=$(cat "$dir/port") &&
+	git config --global sendemail.smtpServer 127.0.0.1 &&
+	git config --global sendemail.smtpServerPort "$PORT"
+}
+stop_sink() {
+	local pid
+	pid=$(cat "$SINK_DIR.pid") &&
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rm -f "$SINK_DIR.pid"
+	# SMTP carries CRLF lines; compare them as text
+	for f in "$SINK_DIR"/*.eml; do
+		[ -f "$f" ] && sed -i "s/\r\$//" "$f"
+	done
+	return 0
+}
+cleanup() {
+	local f
+	for f in "$TRASH"/*.pid; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	rm -rf "$TRASH"
+}
+trap cleanup EXIT
+
+# make_series NAME N-PATCHES: a version 1 of ours, To/Cc in series.conf
+make_series() {
+	local w=$TRASH/work-$1 i
+	git clone -q "$BASE" "$w" &&
+	for i in $(seq 1 "$2"); do
+		echo "int $1_$i;" >>"$w/drivers/demo/demo.c" &&
+		git -C "$w" commit -q -am "demo: add $1 $i" -m "Why $i." || return 1
+	done &&
+	mkdir -p "$STORE/series/$1/v1" &&
+	git -C "$w" format-patch -q --cover-letter --base=v7.2.13 \
+		-o "$STORE/series/$1/v1" v7.2.13..HEAD &&
+	conf=$STORE/series/$1/series.conf &&
+	git config -f "$conf" series.title "demo: add $1" &&
+	git config -f "$conf" series.change-id "20260101-$1-0123456789ab" &&
+	git config -f "$conf" series.prefix PATCH &&
+	git config -f "$conf" series.to "Demo List <list@example.org>" &&
+	git config -f "$conf" series.cc "Rex Reviewer <rex@example.org>" &&
+	git config -f "$conf" version.1.origin ours
+}
+
+test_expect_success SMTP 'setup: base tree, sender identity, two series' '
+	git init -q -b master "$BASE" &&
+	mkdir -p "$BASE/drivers/demo" &&
+	echo "int a;" >"$BASE/drivers/demo/demo.c" &&
+	git -C "$BASE" add . &&
+	git -C "$BASE" commit -q -m base &&
+	git -C "$BASE" tag v7.2.13 &&
+	git config --global user.name "Sam Sender" &&
+	git config --global user.email sam@example.org &&
+	make_series two 2 &&
+	make_series one 1 &&
+	make_series bad 2
+'
+
+test_expect_success SMTP 'send: the server receives exactly the mails send reports' '
+	start_sink "$TRASH/sink" &&
+	kseries send two </dev/null >out 2>err &&
+	stop_sink &&
+	grep "^two v1: 3 of 3 mails sent$" out &&
+	test "$(grep -c "^Result: 250" out)" = 3 &&
+	ls "$TRASH/sink"/*.eml >got &&
+	test_line_count = 3 got &&
+	for f in "$TRASH/sink"/*.eml; do
+		grep "^From: Sam Sender <sam@example.org>" "$f" &&
+		grep "^Message-Id: <.*@example.org>" "$f" &&
+		! grep -i "localhost\|\.invalid" "$f" || exit 1
+	done &&
+	for e in "$TRASH/sink"/*.env; do
+		printf "%s\n" "MAIL FROM:<sam@example.org>" "RCPT TO:<list@example.org>" \
+			"RCPT TO:<rex@example.org>" >want.env &&
+		test_cmp want.env "$e" || exit 1
+	done &&
+	grep "^Subject: \[PATCH 0/2\] demo: add two" "$TRASH/sink/1.eml" &&
+	grep "^Subject: \[PATCH 1/2\] demo: add two 1" "$TRASH/sink/2.eml" &&
+	cover=$(sed -n "s/^Message-I[dD]: <\(.*\)>$/\1/p" "$TRASH/sink/1.eml") &&
+	grep "^In-Reply-To: <$cover>" "$TRASH/sink/2.eml" &&
+	grep "^In-Reply-To: <$cover>" "$TRASH/sink/3.eml" &&
+	grep "Signed-off-by: Sam Sender <sam@example.org>" "$TRASH/sink/2.eml"
+'
+
+test_expect_success SMTP 'a real send records the version as posted' '
+	conf=$STORE/series/two/series.conf &&
+	cover=$(sed -n "s/^Message-I[dD]: <\(.*\)>$/\1/p" "$TRASH/sink/1.eml") &&
+	test "$(git config -f "$conf" version.1.message-id)" = "$cover" &&
+	test "$(git config -f "$conf" version.1.origin)" = posted &&
+	git config -f "$conf" version.1.date >date &&
+	test -s date
+'
+
+test_expect_success SMTP 'a single patch goes alone, without a cover letter' '
+	start_sink "$TRASH/sink1" &&
+	kseries send one </dev/null >out 2>err &&
+	stop_sink &&
+	grep "^one v1: 1 of 1 mails sent$" out &&
+	ls "$TRASH/sink1"/*.eml >got &&
+	test_line_count = 1 got &&
+	grep "^Subject: \[PATCH\] demo: add one 1$" "$TRASH/sink1/1.eml" &&
+	id=$(sed -n "s/^Message-I[dD]: <\(.*\)>$/\1/p" "$TRASH/sink1/1.eml") &&
+	test "$(git config -f "$STORE/series/one/series.conf" version.1.message-id)" = "$id"
+'
+
+test_expect_success SMTP 'a refused recipient: send exits 1 and records nothing' '
+	start_sink "$TRASH/sink2" rex@example.org &&
+	test_expect_code 1 kseries send bad </dev/null >out 2>err &&
+	stop_sink &&
+	grep "kseries: error: git send-email failed: 0 of 3 mails accepted" err &&
+	! ls "$TRASH/sink2"/*.eml 2>/dev/null &&
+	test_must_fail git config -f "$STORE/series/bad/series.conf" version.1.message-id &&
+	test "$(git config -f "$STORE/series/bad/series.conf" version.1.origin)" = ours
+'
+
+test_expect_success SMTP '--dry-run sends nothing and records nothing' '
+	start_sink "$TRASH/sink3" &&
+	kseries send bad --dry-run </dev/null >out 2>err &&
+	stop_sink &&
+	grep "^bad v1: 3 of 3 mails would be sent$" out &&
+	! ls "$TRASH/sink3"/*.eml 2>/dev/null &&
+	test_must_fail git config -f "$STORE/series/bad/series.conf" version.1.message-id
+'
+
+test_expect_success SMTP 'no sender identity: one error line, exit 1, nothing sent' '
+	start_sink "$TRASH/sink4" &&
+	git config --global --unset user.email &&
+	test_expect_code 1 kseries send bad </dev/null >out 2>err &&
+	git config --global user.email dev@kseries.invalid &&
+	test_expect_code 1 kseries send bad </dev/null >out2 2>err2 &&
+	git config --global user.email sam@example.org &&
+	stop_sink &&
+	test_line_count = 1 err &&
+	grep "no sender identity" err &&
+	test_line_count = 1 err2 &&
+	grep "is a placeholder" err2 &&
+	! ls "$TRASH/sink4"/*.eml 2>/dev/null
+'
+
+test_done
