@@ -1,5 +1,5 @@
 #!/bin/bash
-# The provenance stage on a small fixture store (tests/t2300/store): demo
+# The provenance stage on a small fixture store (tests/t2500/store): demo
 # v2 was posted by Ann Author (its mails and replies are in v2/), v1 is a
 # reconstructed record, v3 is ours, sent by Sam Sender (this scratch
 # HOME's identity). v3 as stored passes; each seeded fabrication fails
