@@ -12,7 +12,7 @@
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS = gmime-3.0 jansson libgit2
+PKGS = gmime-3.0 jansson libgit2 libcurl zlib
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -MMD -MP \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS))
@@ -44,8 +44,10 @@ LIB_OBJS += tools/apply.o
 LIB_OBJS += tools/check.o
 LIB_OBJS += tools/check-b4.o
 LIB_OBJS += tools/feedback.o
+LIB_OBJS += tools/fetch.o
 LIB_OBJS += tools/format.o
 LIB_OBJS += tools/ident.o
+LIB_OBJS += tools/lore.o
 LIB_OBJS += tools/mail.o
 LIB_OBJS += tools/patch.o
 LIB_OBJS += tools/progress.o
@@ -65,6 +67,7 @@ BUILTIN_OBJS += tools/cmd-b4-branch.o
 BUILTIN_OBJS += tools/cmd-check.o
 BUILTIN_OBJS += tools/cmd-diff.o
 BUILTIN_OBJS += tools/cmd-feedback.o
+BUILTIN_OBJS += tools/cmd-fetch.o
 BUILTIN_OBJS += tools/cmd-format.o
 BUILTIN_OBJS += tools/cmd-import.o
 BUILTIN_OBJS += tools/cmd-list.o

@@ -16,6 +16,7 @@ int cmd_b4_branch(int argc, const char **argv);
 int cmd_check(int argc, const char **argv);
 int cmd_diff(int argc, const char **argv);
 int cmd_feedback(int argc, const char **argv);
+int cmd_fetch(int argc, const char **argv);
 int cmd_format(int argc, const char **argv);
 int cmd_import(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);

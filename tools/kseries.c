@@ -29,6 +29,7 @@ static const struct cmd {
 	{ "check", cmd_check, NEED_STORE, "check versions: apply, checkpatch, build, ..." },
 	{ "diff", cmd_diff, NEED_STORE, "range-diff of two versions" },
 	{ "feedback", cmd_feedback, NEED_STORE, "review feedback: ingest, list, resolve" },
+	{ "fetch", cmd_fetch, NEED_STORE, "new replies and newer postings from the list" },
 	{ "format", cmd_format, NEED_STORE, "mail-ready files of a version (git format-patch)" },
 	{ "import", cmd_import, NEED_STORE, "import a posted version from an mbox" },
 	{ "list", cmd_list, NEED_STORE, "one line per series" },
