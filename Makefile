@@ -61,6 +61,7 @@ LIB_OBJS += tools/subject.o
 LIB_OBJS += tools/thread.o
 LIB_OBJS += tools/trailer.o
 LIB_OBJS += tools/util.o
+LIB_OBJS += tools/work.o
 
 BUILTIN_OBJS =
 BUILTIN_OBJS += tools/cmd-b4-branch.o
@@ -74,6 +75,7 @@ BUILTIN_OBJS += tools/cmd-list.o
 BUILTIN_OBJS += tools/cmd-review.o
 BUILTIN_OBJS += tools/cmd-send.o
 BUILTIN_OBJS += tools/cmd-show.o
+BUILTIN_OBJS += tools/cmd-work.o
 
 OBJS = tools/kseries.o $(BUILTIN_OBJS) $(LIB_OBJS)
 

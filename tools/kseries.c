@@ -37,6 +37,7 @@ static const struct cmd {
 	{ "send", cmd_send, NEED_STORE, "mail a version: git send-email, or b4 send" },
 	{ "show", cmd_show, NEED_STORE, "a series or one version of it" },
 	{ "status", cmd_status, NEED_STORE, "the results of the last checks" },
+	{ "work", cmd_work, NEED_STORE, "a version as a branch of your kernel tree" },
 };
 
 static const char usage_text[] =
