@@ -33,6 +33,7 @@ static const struct cmd {
 	{ "format", cmd_format, NEED_STORE, "mail-ready files of a version (git format-patch)" },
 	{ "import", cmd_import, NEED_STORE, "import a posted version from an mbox" },
 	{ "list", cmd_list, NEED_STORE, "one line per series" },
+	{ "record", cmd_record, NEED_STORE, "your branch as the next version (or the draft)" },
 	{ "review", cmd_review, 0, "review extract MBOX --json: comments, trailers" },
 	{ "send", cmd_send, NEED_STORE, "mail a version: git send-email, or b4 send" },
 	{ "show", cmd_show, NEED_STORE, "a series or one version of it" },

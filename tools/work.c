@@ -287,7 +287,7 @@ static char *cover_text(const struct series *s, int version)
 }
 
 /* "author Name <mail> 123 +0000" of a raw commit, as GIT_AUTHOR_*. */
-static int author_env(const char *raw, char *env[4])
+int work_author_env(const char *raw, char *env[4])
 {
 	const char *a = strstr(raw, "\nauthor ");
 	const char *lt, *gt, *nl;
@@ -320,7 +320,7 @@ static int recommit(const char *tree, const char *commit, const char *parent,
 	if (work_git(tree, NULL, NULL, cat, &raw) < 0)
 		return -1;
 	msg = strstr(raw, "\n\n");
-	if (!starts_with(raw, "tree ") || !msg || author_env(raw, env) < 0) {
+	if (!starts_with(raw, "tree ") || !msg || work_author_env(raw, env) < 0) {
 		error("cannot read commit %s", commit);
 		goto out;
 	}

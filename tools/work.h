@@ -61,6 +61,12 @@ bool work_version_posted(const struct series *s, int version);
  */
 int work_b4_revision(const struct series *s, int version);
 
+/*
+ * The author of a raw commit (git cat-file commit) as GIT_AUTHOR_NAME=,
+ * GIT_AUTHOR_EMAIL=, GIT_AUTHOR_DATE= strings (new), env[3] NULL.
+ */
+int work_author_env(const char *raw, char *env[4]);
+
 /* b4's cover commit message for cover text of s at revision. New. */
 char *work_cover_message(const struct series *s, const char *cover,
 			 int revision);
