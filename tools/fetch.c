@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <gmime/gmime.h>
 
 #include "feedback.h"
@@ -20,6 +21,7 @@ static void thread_free(struct fetch_thread *t)
 	g_free(t->path);
 	if (t->content)
 		g_string_free(t->content, TRUE);
+	g_string_free(t->postings, TRUE);
 	g_free(t);
 }
 
@@ -122,6 +124,18 @@ static bool is_reply_of(const struct mail *m, int v, GHashTable *own)
 	return ok;
 }
 
+/* A patch or cover letter of version v. */
+static bool is_posting_of(const struct mail *m, int v)
+{
+	struct subject subj;
+	bool ok;
+
+	subject_parse(m->subject, &subj);
+	ok = subj.patch && !subj.reply && subj.version == v;
+	subject_release(&subj);
+	return ok;
+}
+
 /* The new messages of the fetched thread, appended to the old file. */
 static int plan_thread(const struct series *s, int v, const GString *got,
 		       struct fetch_thread *t)
@@ -136,6 +150,7 @@ static int plan_thread(const struct series *s, int v, const GString *got,
 
 	t->version = v;
 	t->path = g_build_filename(vdir, "thread.mbox", NULL);
+	t->postings = g_string_new(NULL);
 	if (own_ids(s, v, seen) < 0)
 		goto out;
 	if (is_file(t->path)) {
@@ -151,6 +166,8 @@ static int plan_thread(const struct series *s, int v, const GString *got,
 		struct mail *m = mails->pdata[i];
 		char *key = mail_key(m);
 
+		if (is_posting_of(m, v))
+			append_raw(t->postings, m);
 		if (g_hash_table_contains(seen, key) ||
 		    !is_reply_of(m, v, seen)) {
 			g_free(key);
@@ -430,15 +447,46 @@ static GHashTable *feedback_ids(const struct series *s)
 	return ids;
 }
 
-/* Ingests path and counts the records that were not there before. */
+/*
+ * Ingests path (with postings, the patch mails the replies answer, in
+ * front when given) and counts the records that were not there before.
+ */
 static int ingest_count(struct series *s, const char *path,
-			struct fetch_count *c)
+			const GString *postings, struct fetch_count *c)
 {
 	GHashTable *before = feedback_ids(s);
 	GPtrArray *items = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)feedback_item_free);
 	unsigned written, kept;
-	int ret = feedback_ingest(s, path, &written, &kept);
+	char *tmp = NULL;
+	int ret = 0;
+
+	if (postings && postings->len) {
+		char *buf = NULL;
+		size_t len;
+		int fd = g_file_open_tmp("kseries-ingest-XXXXXX.mbox", &tmp, NULL);
+		GString *all = g_string_new_len(postings->str,
+						(gssize)postings->len);
+
+		if (fd < 0)
+			ret = error_errno("cannot create a temporary file");
+		else
+			close(fd);
+		if (!ret)
+			ret = read_file(path, MAIL_MAX_FILE, &buf, &len);
+		if (!ret) {
+			g_string_append_len(all, buf, (gssize)len);
+			ret = write_file_atomic(tmp, all->str, all->len);
+		}
+		g_free(buf);
+		g_string_free(all, TRUE);
+	}
+	if (!ret)
+		ret = feedback_ingest(s, tmp ? tmp : path, &written, &kept);
+	if (tmp) {
+		unlink(tmp);
+		g_free(tmp);
+	}
 
 	if (!ret)
 		ret = feedback_load(s, items);
@@ -467,7 +515,7 @@ int fetch_apply(struct fetch_plan *p, GArray *counts)
 			continue;
 		if (write_file_atomic(t->path, t->content->str,
 				      t->content->len) < 0 ||
-		    ingest_count(p->s, t->path, &c) < 0)
+		    ingest_count(p->s, t->path, t->postings, &c) < 0)
 			return -1;
 		g_array_append_val(counts, c);
 	}
@@ -490,7 +538,7 @@ int fetch_ingest_version(struct series *s, int version,
 		count->replies = mails->len;
 		g_ptr_array_unref(mails);
 		if (!ret)
-			ret = ingest_count(s, path, count);
+			ret = ingest_count(s, path, NULL, count);
 	}
 	g_free(path);
 	g_free(vdir);

@@ -15,7 +15,9 @@
  *                  for a later posting; writes nothing;
  *   fetch_apply()  appends the new messages to vN/thread.mbox (by
  *                  Message-ID, never twice; the whole file rewritten
- *                  atomically) and ingests them as feedback.
+ *                  atomically) and ingests them as feedback, together
+ *                  with the version's patch mails as the server has
+ *                  them (the files we wrote may lack their Message-IDs).
  *
  * A posted version is one with a vN/ directory and a Message-ID whose
  * origin is not "reconstructed" (a made-up Message-ID). A thread the
@@ -34,6 +36,9 @@ struct fetch_thread {
 	int version;
 	char *path;		/* vN/thread.mbox */
 	GString *content;	/* its new content, when anything is new */
+	GString *postings;	/* the version's own mails as the server
+				 * has them: what replies quote, for the
+				 * ingest (not kept in thread.mbox) */
 	unsigned replies;	/* new messages */
 };
 
