@@ -86,6 +86,7 @@ UNIT_TESTS += tests/unit/t-anchor
 UNIT_TESTS += tests/unit/t-feedback
 UNIT_TESTS += tests/unit/t-format
 UNIT_TESTS += tests/unit/t-ident
+UNIT_TESTS += tests/unit/t-lore
 UNIT_TESTS += tests/unit/t-mail
 UNIT_TESTS += tests/unit/t-patch
 UNIT_TESTS += tests/unit/t-progress

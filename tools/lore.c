@@ -42,13 +42,20 @@ char *lore_base(void)
 
 	if (!base)
 		base = g_strdup(default_base);
-	if ((!starts_with(base, "https://") && !starts_with(base, "http://")) ||
-	    strpbrk(base, " \t\r\n\"<>\\^`{|}")) {
+	if (!starts_with(base, "https://") && !starts_with(base, "http://")) {
 		error("bad public-inbox URL '%s': want http:// or https://",
 		      base);
 		g_free(base);
 		return NULL;
 	}
+	for (const char *c = base; *c; c++)
+		if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f ||
+		    strchr("\"<>\\^`{|}", *c)) {
+			error("bad public-inbox URL '%s': characters a URL cannot hold",
+			      base);
+			g_free(base);
+			return NULL;
+		}
 	if (!g_str_has_suffix(base, "/")) {
 		char *b = g_strconcat(base, "/", NULL);
 
