@@ -58,6 +58,7 @@ pi_deliver() {
 pi_start() {
 	local port i
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') || return 1
+	: >"$PI_DIR/httpd.log" || return 1
 	public-inbox-httpd -W 0 -l "http://127.0.0.1:$port" \
 		>"$PI_DIR/httpd.log" 2>&1 &
 	echo $! >"$PI_DIR/pid"

@@ -46,6 +46,17 @@ test_expect_success PI 'a fetch that learns nothing changes no file' '
 	diff -r ../before series
 '
 
+test_expect_success PI 'a made-up Message-ID is not fetched' '
+	cd store &&
+	mkdir series/seed && cp -a series/foo/series.conf series/seed/ &&
+	mkdir series/seed/v1 && cp series/foo/v1/0*.patch series/seed/v1/ &&
+	git config -f series/seed/series.conf version.1.reconstructed "Message-ID To Cc" &&
+	kseries fetch seed >out &&
+	echo "seed: nothing new" >expect && test_cmp expect out &&
+	! test -e series/seed/v1/thread.mbox && ! test -e series/seed/feedback &&
+	rm -rf series/seed
+'
+
 test_expect_success PI 'a reply delivered between two fetches is one new item' '
 	cd store &&
 	ls series/foo/feedback >../ids.before &&

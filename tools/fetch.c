@@ -14,6 +14,7 @@
 #include "mail.h"
 #include "subject.h"
 #include "util.h"
+#include "work.h"
 #include "banned.h"
 
 static void thread_free(struct fetch_thread *t)
@@ -69,16 +70,10 @@ static void append_raw(GString *out, const struct mail *m)
 
 static bool posted(const struct series *s, int v)
 {
-	char key[64], *dir;
-	const char *origin;
+	char *dir;
 	bool ok;
 
-	g_snprintf(key, sizeof(key), "version.%d.message-id", v);
-	if (!series_get(s, key))
-		return false;
-	g_snprintf(key, sizeof(key), "version.%d.origin", v);
-	origin = series_get(s, key);
-	if (origin && !strcmp(origin, "reconstructed"))
+	if (!work_version_posted(s, v))
 		return false;
 	dir = series_version_dir(s, v);
 	ok = is_dir(dir);

@@ -19,8 +19,8 @@
  *                  with the version's patch mails as the server has
  *                  them (the files we wrote may lack their Message-IDs).
  *
- * A posted version is one with a vN/ directory and a Message-ID whose
- * origin is not "reconstructed" (a made-up Message-ID). A thread the
+ * A posted version is one with a vN/ directory and a Message-ID that
+ * was not made up (work_version_posted()). A thread the
  * server does not have (404) is no error: nothing is learnt from it.
  *
  * The later posting: the server is searched, as b4 does, with

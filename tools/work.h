@@ -52,7 +52,11 @@ int work_git(const char *dir, const char *const *env, const char *in,
  */
 char *work_base_commit(const struct series *s, const char *tree);
 
-/* Whether version was posted on the list (a real Message-ID). */
+/*
+ * Whether version was posted on the list with a Message-ID we can use:
+ * it has one, and neither the version (origin "reconstructed") nor its
+ * Message-ID (version.N.reconstructed naming it) was made up.
+ */
 bool work_version_posted(const struct series *s, int version);
 
 /*
