@@ -28,7 +28,7 @@ deliver_dir() {
 
 test_expect_success TREE,PI 'Alice posted v1 on the list; it is in the store' '
 	git config --global user.name "Una User" &&
-	git config --global user.email una@example.invalid &&
+	git config --global user.email una@example.org &&
 	pi_init && mkdir -p store/series &&
 	sparse_clone alice &&
 	(
@@ -97,7 +97,7 @@ test_expect_success TREE,PI 'post v2 (formatted mails, straight to the list); a 
 	git config -f store/series/bl/series.conf version.2.date "$(sed -n "s/^Date: //p" v2/0000-*.patch)" &&
 	cat >review.eml <<-EOT &&
 	From: Rita Reviewer <rita@example.invalid>
-	To: Una User <una@example.invalid>
+	To: Una User <una@example.org>
 	Cc: test@example.invalid
 	Subject: Re: [PATCH v2 1/2] binder: say when a page lookup lost a race
 	Date: Tue, 01 Dec 2026 09:00:00 +0000
