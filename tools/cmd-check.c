@@ -184,9 +184,14 @@ static void store_result(struct check_ctx *ctx, const char *key,
 			 const struct stage_result *r)
 {
 	char *path = g_strdup_printf("%s/%s.json", ctx->logdir, r->name);
-	json_t *j = stage_result_to_json(r);
+	json_t *j;
 	char *text;
 
+	if (!stage_result_cacheable(r)) {
+		g_free(path);
+		return;
+	}
+	j = stage_result_to_json(r);
 	json_object_set_new(j, "key", json_string(key));
 	text = json_dumps(j, JSON_INDENT(1) | JSON_SORT_KEYS);
 	if (text)
