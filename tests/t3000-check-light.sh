@@ -189,7 +189,7 @@ test_expect_success TREE 'check --b4 answers b4 review-check: per patch and for 
 	python3 -c "
 import json
 r = json.load(open(\"good.json\"))
-assert [(x[\"tool\"], x[\"status\"]) for x in r] == [(\"kseries-format\", \"pass\"), (\"kseries-checkpatch\", \"pass\")], r
+assert [(x[\"tool\"], x[\"status\"]) for x in r] == [(\"kseries-apply\", \"pass\"), (\"kseries-format\", \"pass\"), (\"kseries-checkpatch\", \"pass\")], r
 " &&
 	kseries check --b4 --stage checkpatch <series/cp/v1/0001-x.patch >cp.json &&
 	python3 -c "

@@ -526,6 +526,7 @@ static int check_b4(struct opts *o)
 	GString *in = g_string_new(NULL);
 	char chunk[65536], *name = NULL;
 	int version = 0, index = 0, failed = 0, found;
+	bool given = o->stages->len > 0;
 	size_t n;
 	struct series s;
 	json_t *checked, *report;
@@ -538,6 +539,15 @@ static int check_b4(struct opts *o)
 	}
 	if (ferror(stdin))
 		die("<stdin>: read error");
+	/*
+	 * b4 review waits for the answer: without --stage, the light
+	 * per-patch stages; apply, always run, is always reported.
+	 */
+	for (int i = 0; !given && b4_default_stages[i]; i++)
+		for (int k = 0; check_stage_names[k]; k++)
+			if (!strcmp(check_stage_names[k], b4_default_stages[i]))
+				g_ptr_array_add(o->stages, (char *)check_stage_names[k]);
+	g_ptr_array_add(o->stages, (char *)"apply");
 	found = b4_locate(in->str, in->len, &name, &version, &index);
 	g_string_free(in, TRUE);
 	if (found < 0)
