@@ -145,6 +145,10 @@ test_expect_success TREE 'a failing series does not make the next one fail' '
 test_expect_success TREE 'KCIDB output names the checkout and the stages' '
 	cd store &&
 	kseries check good --stage format --stage checkpatch --kcidb k.json >/dev/null &&
+	if python3 -c "import jsonschema" 2>/dev/null; then
+		python3 "$SRC_DIR/tests/t3030/kcidb-validate.py" \
+			"$SRC_DIR/tests/t3030/kcidb-v5.3.schema.json" k.json
+	fi &&
 	python3 -c "
 import json,sys
 k=json.load(open(\"k.json\"))

@@ -23,6 +23,7 @@
 #include "check-b4.h"
 #include "mail.h"
 #include "progress.h"
+#include "report-kcidb.h"
 #include "run.h"
 #include "series.h"
 #include "source-id.h"
@@ -383,6 +384,8 @@ static json_t *check_version(struct series *s, int version,
 		if (r.status == ST_FAIL)
 			failed = 1;
 		if (r.status == ST_FAIL || r.status == ST_SKIP) {
+			/* the base, when known, is what the reports name */
+			ctx.base = g_strdup(a.base);
 			stage_result_release(&r);
 			goto out;
 		}
@@ -462,58 +465,6 @@ out:
 	}
 }
 
-/* KCIDB v5.3: one checkout per version, its builds and tests. */
-static json_t *to_kcidb(json_t *results)
-{
-	json_t *checkouts = json_array(), *builds = json_array(),
-	       *tests = json_array(), *v;
-	size_t i;
-
-	json_array_foreach(results, i, v) {
-		const char *name = json_string_value(json_object_get(v, "series"));
-		int ver = (int)json_integer_value(json_object_get(v, "version"));
-		const char *tip = json_string_value(json_object_get(v, "tip"));
-		char *cid = g_strdup_printf("kseries:%s-v%d", name, ver);
-		char *bid = g_strdup_printf("kseries:%s-v%d-build", name, ver);
-		json_t *st;
-		size_t k;
-
-		json_array_append_new(checkouts, json_pack(
-			"{s:s, s:s, s:s, s:s?, s:s}", "id", cid, "origin", "kseries",
-			"tree_name", name, "git_commit_hash", tip,
-			"comment", "kseries check"));
-		json_array_foreach(json_object_get(v, "stages"), k, st) {
-			const char *stage = json_string_value(json_object_get(st, "stage"));
-			const char *status = json_string_value(json_object_get(st, "status"));
-			const char *kstatus = !strcmp(status, "pass") ? "PASS" :
-					      !strcmp(status, "warn") ? "PASS" :
-					      !strcmp(status, "skip") ? "SKIP" : "FAIL";
-
-			if (!strcmp(stage, "build")) {
-				json_array_append_new(builds, json_pack(
-					"{s:s, s:s, s:s, s:s, s:s?}", "id", bid,
-					"checkout_id", cid, "origin", "kseries",
-					"status", kstatus, "log_url",
-					json_string_value(json_object_get(st, "log"))));
-			} else {
-				char *tid = g_strdup_printf("%s-%s", bid, stage);
-
-				json_array_append_new(tests, json_pack(
-					"{s:s, s:s, s:s, s:s, s:s, s:s?}", "id", tid,
-					"build_id", bid, "origin", "kseries",
-					"path", stage, "status", kstatus, "log_url",
-					json_string_value(json_object_get(st, "log"))));
-				g_free(tid);
-			}
-		}
-		g_free(cid);
-		g_free(bid);
-	}
-	return json_pack("{s:{s:i, s:i}, s:o, s:o, s:o}", "version", "major", 5,
-			 "minor", 3, "checkouts", checkouts, "builds", builds,
-			 "tests", tests);
-}
-
 /*
  * --b4: b4's review-check protocol (check-b4.h). The message on stdin is
  * located in the store, its version checked (cached stages cost nothing,
@@ -576,7 +527,7 @@ int cmd_check(int argc, const char **argv)
 {
 	struct opts o = { .stages = g_ptr_array_new() };
 	GPtrArray *specs = g_ptr_array_new_with_free_func(g_free);
-	json_t *results = json_array();
+	json_t *results = json_array(), *kcidb = NULL;
 	bool all = false, b4 = false;
 	int failed = 0, ret = 0;
 
@@ -645,8 +596,11 @@ int cmd_check(int argc, const char **argv)
 			g_ptr_array_add(specs, g_strdup(names->pdata[i]));
 		g_ptr_array_unref(names);
 	}
+	if (o.kcidb)
+		kcidb = kcidb_new();
 	for (guint i = 0; i < specs->len; i++) {
 		struct series s;
+		json_t *checked;
 		char *name;
 		int version;
 
@@ -662,7 +616,10 @@ int cmd_check(int argc, const char **argv)
 		g_free(name);
 		if (!version)
 			version = series_latest_version(&s);
-		json_array_append_new(results, check_version(&s, version, &o, &failed));
+		checked = check_version(&s, version, &o, &failed);
+		if (kcidb)
+			kcidb_add_version(kcidb, &s, version, checked);
+		json_array_append_new(results, checked);
 		series_release(&s);
 	}
 	if (o.json) {
@@ -671,14 +628,13 @@ int cmd_check(int argc, const char **argv)
 		printf("%s\n", text);
 		free(text);
 	}
-	if (o.kcidb) {
-		json_t *k = to_kcidb(results);
-		char *text = json_dumps(k, JSON_INDENT(1));
+	if (kcidb) {
+		char *text = json_dumps(kcidb, JSON_INDENT(1));
 
-		if (write_file_atomic(o.kcidb, text, strlen(text)) < 0)
+		if (!text || write_file_atomic(o.kcidb, text, strlen(text)) < 0)
 			failed = 1;
 		free(text);
-		json_decref(k);
+		json_decref(kcidb);
 	}
 	json_decref(results);
 	g_ptr_array_unref(specs);
