@@ -60,14 +60,18 @@ test_expect_success TREE 'setup: a patch with a line ending in "=" and a non-ASC
 	grep -q "^+static const int binder_demo_value =\$" store/series/enc/v1/0001-binder-demo.patch
 '
 
-for enc in "base64 utf-8" "quoted-printable iso-8859-1" "quoted-printable utf-8" "8bit utf-8"; do
+for enc in "base64 utf-8" "quoted-printable iso-8859-1" "quoted-printable utf-8" "8bit utf-8" \
+	"multipart-base64 utf-8" "multipart-quoted-printable iso-8859-1"; do
 	set -- $enc
 	test_expect_success TREE "a $1 $2 copy from the list, as b4 hands it, is found" '
 		'"$FORM"' lore '"$1 $2"' "<enc-'"$1-$2"'@lore.example>" \
 			<store/series/enc/v1/0001-binder-demo.patch >lore.eml &&
-		grep -i "^Content-Transfer-Encoding: '"$1"'" lore.eml &&
+		grep -i "^Content-Transfer-Encoding: '"${1#multipart-}"'" lore.eml &&
 		'"$FORM"' feed <lore.eml >stdin.eml &&
-		grep -i "^Content-Transfer-Encoding: '"$1"'" stdin.eml &&
+		case '"$1"' in
+		multipart-*) grep -i "^Content-Type: multipart/mixed" stdin.eml ;;
+		*) grep -i "^Content-Transfer-Encoding: '"$1"'" stdin.eml ;;
+		esac &&
 		grep "^+static const int binder_demo_value =\$" stdin.eml &&
 		cd store &&
 		kseries check --b4 --stage format <../stdin.eml >../answer.json &&
