@@ -148,7 +148,8 @@ static GString *b4_decoded_form(const char *raw, size_t len)
 
 		while (v < ct_end && (*v == ' ' || *v == '\t'))
 			v++;
-		if (ct_end - v > 10 && !g_ascii_strncasecmp(v, "multipart/", 10)) {
+		if (ct_end - v > 10 &&
+		    !g_ascii_strncasecmp(v, "multipart/", 10)) {
 			char *b = boundary_of(v, ct_end);
 			char *delim = b ? g_strconcat("--", b, NULL) : NULL;
 
@@ -241,7 +242,8 @@ bool b4_message_matches(const struct b4_message *m, const struct mail *stored,
 	subject_parse(stored->subject, &fs);
 	if (fs.version == m->subj.version) {
 		if (m->fingerprint[0] && index) {
-			char *pid = diff_fingerprint(stored->body, stored->body_len);
+			char *pid = diff_fingerprint(stored->body,
+						     stored->body_len);
 
 			same = pid && (!strcmp(pid, m->fingerprint[0]) ||
 				       (m->fingerprint[1] &&
@@ -370,10 +372,10 @@ static char *apply_for_patch(json_t *st, int index, const char **status)
 	int failed = 0;
 
 	json_array_foreach(json_object_get(st, "findings"), i, f) {
-		int patch = (int)json_integer_value(json_object_get(f, "patch"));
+		json_int_t patch = json_integer_value(json_object_get(f, "patch"));
 
 		if (patch > 0 && !failed)
-			failed = patch;
+			failed = (int)patch;
 	}
 	if (strcmp(*status, "fail") || !failed) {
 		/* applied (a 3-way fallback is not placed), or no patch tried */

@@ -168,7 +168,8 @@ int stage_result_from_json(json_t *j, struct stage_result *r)
 	if (json_string_value(json_object_get(j, "log")))
 		r->log = g_strdup(json_string_value(json_object_get(j, "log")));
 	if (json_string_value(json_object_get(j, "missing")))
-		r->missing = g_strdup(json_string_value(json_object_get(j, "missing")));
+		r->missing = g_strdup(
+			json_string_value(json_object_get(j, "missing")));
 	r->seconds = json_real_value(json_object_get(j, "seconds"));
 	json_array_foreach(fs, i, f) {
 		const char *tool = json_string_value(json_object_get(f, "tool"));
