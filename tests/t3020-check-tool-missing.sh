@@ -4,12 +4,12 @@ test_description='check: a stage whose tool is missing is skipped with the reaso
 
 SKIP_REASON=${SKIP_REASON_TREE:-}
 
-# Results private to this test; the cocci worktree is the one t3000 uses.
+# Results private to this test; the worktree is the one t3000 uses.
+export KSERIES_CHECK_WORKTREE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/wt/kseries-test
 export KSERIES_CACHE=$TRASH/cache
 if test_have_prereq TREE && command -v spatch >/dev/null &&
    command -v python3 >/dev/null; then
 	test_set_prereq SPATCH
-	export KSERIES_CHECK_WORKTREE=${KSERIES_TEST_WORKTREE:-$REAL_HOME/.cache/kseries/wt/kseries-test}
 fi
 
 # without NAME...: a directory of links to every program in PATH but NAMEs

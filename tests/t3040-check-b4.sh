@@ -3,10 +3,9 @@ test_description='check --b4 as b4 review runs it: the message on stdin as b4 ha
 . "$(dirname "$0")/lib.sh"
 
 SKIP_REASON=${SKIP_REASON_TREE:-}
+# Results private to this test; the worktree is the one t3000 uses.
+export KSERIES_CHECK_WORKTREE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/wt/kseries-test
 export KSERIES_CACHE=$TRASH/cache
-if test_have_prereq TREE; then
-	export KSERIES_CHECK_WORKTREE=${KSERIES_TEST_WORKTREE:-$REAL_HOME/.cache/kseries/wt/kseries-test}
-fi
 FORM="python3 $FIXTURES/b4-form.py"
 
 # mkpatch OUT SUBJECT MSGID SED: a patch mail editing binder_alloc.c of
