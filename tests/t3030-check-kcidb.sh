@@ -136,4 +136,17 @@ test_expect_success TREE,JSONSCHEMA 'a stage whose tool is missing is a MISS; se
 	EOF
 '
 
+test_expect_success TREE,JSONSCHEMA 'a version whose patches are not here is left out' '
+	mkdir -p store2/series && cd store2 &&
+	kseries import handles "$SRC_DIR/tests/t0001/seed-004-binder-large-handles-v1.mbox" >/dev/null &&
+	kseries check handles --kcidb ../h.json >out &&
+	grep "handles  *v1  apply  *skip" out &&
+	cd .. && validate h.json &&
+	python3 -c "
+import json
+k = json.load(open(\"h.json\"))
+assert k[\"checkouts\"] == [] and k[\"tests\"] == [], k
+"
+'
+
 test_done

@@ -212,8 +212,7 @@ static json_t *checkout(const struct series *s, int version, json_t *checked,
 	/* apply is reported when it did not pass, or was asked for */
 	if (!apply) {
 		json_object_set_new(co, "valid", json_true());
-	} else if (strcmp(json_string_value(json_object_get(apply, "status")),
-			  "skip")) {
+	} else {
 		bool ok = strcmp(json_string_value(json_object_get(apply, "status")),
 				 "fail") != 0;
 		const char *log = json_string_value(json_object_get(apply, "log"));
@@ -251,6 +250,10 @@ void kcidb_add_version(json_t *report, const struct series *s, int version,
 		else if (name)
 			g_ptr_array_add(tests, st);
 	}
+	/* no patches here (posted elsewhere): nothing was checked out */
+	if (apply && !g_strcmp0(json_string_value(json_object_get(apply, "status")),
+				"skip"))
+		goto out;
 	co = checkout(s, version, checked, cid, apply);
 	json_array_append_new(json_object_get(report, "checkouts"), co);
 	/* the stages ran on an applied series: one build, the tests on it */
@@ -277,6 +280,7 @@ void kcidb_add_version(json_t *report, const struct series *s, int version,
 			g_free(tid);
 		}
 	}
+out:
 	g_ptr_array_unref(tests);
 	g_free(cid);
 	g_free(bid);

@@ -26,8 +26,8 @@ json_t *kcidb_new(void);
 
 /*
  * Adds version of s, as check_version() returned it (checked), to the
- * report. Reads the version's patch files (for their hash and
- * Message-IDs); runs nothing.
+ * report; nothing when its patches are not in the store. Reads the
+ * version's patch files (for their hash and Message-IDs); runs nothing.
  */
 void kcidb_add_version(json_t *report, const struct series *s, int version,
 		       json_t *checked);
