@@ -53,6 +53,7 @@ LIB_OBJS += tools/patch.o
 LIB_OBJS += tools/progress.o
 LIB_OBJS += tools/recipients.o
 LIB_OBJS += tools/record.o
+LIB_OBJS += tools/report-kcidb.o
 LIB_OBJS += tools/review.o
 LIB_OBJS += tools/run.o
 LIB_OBJS += tools/scratch.o

@@ -156,6 +156,10 @@ test_expect_success TREE 'a failing series does not make the next one fail' '
 test_expect_success TREE 'KCIDB output names the checkout and the stages' '
 	cd store &&
 	kseries check good --stage format --stage checkpatch --kcidb k.json >/dev/null &&
+	if python3 -c "import jsonschema" 2>/dev/null; then
+		python3 "$SRC_DIR/tests/t3030/kcidb-validate.py" \
+			"$SRC_DIR/tests/t3030/kcidb-v5.3.schema.json" k.json
+	fi &&
 	python3 -c "
 import json,sys
 k=json.load(open(\"k.json\"))
@@ -200,7 +204,7 @@ test_expect_success TREE 'check --b4 answers b4 review-check: per patch and for 
 	python3 -c "
 import json
 r = json.load(open(\"good.json\"))
-assert [(x[\"tool\"], x[\"status\"]) for x in r] == [(\"kseries-format\", \"pass\"), (\"kseries-checkpatch\", \"pass\")], r
+assert [(x[\"tool\"], x[\"status\"]) for x in r] == [(\"kseries-apply\", \"pass\"), (\"kseries-format\", \"pass\"), (\"kseries-checkpatch\", \"pass\")], r
 " &&
 	kseries check --b4 --stage checkpatch <series/cp/v1/0001-x.patch >cp.json &&
 	python3 -c "

@@ -67,46 +67,203 @@ static char *diff_fingerprint(const char *text, size_t len)
 	return id;
 }
 
-struct wanted {
-	const struct mail *m;
-	struct subject subj;
-	char *pid;
-};
+/* Does the header field at p (a line of n bytes) have this name? */
+static bool field_is(const char *p, size_t n, const char *name)
+{
+	size_t k = strlen(name);
+
+	return n > k && p[k] == ':' && !g_ascii_strncasecmp(p, name, k);
+}
 
 /*
- * Does the stored mail at path hold the message we look for? The same
- * Message-ID; or the same diff in a mail of the same version (an
- * unchanged patch is in several versions); or, for a cover letter, the
- * same version and title.
+ * The boundary parameter of a Content-Type field (its value from v to
+ * end, continuation lines included, RFC 2045 5.1), or NULL. New string.
  */
-static bool same_message(const struct wanted *w, const char *path, int index)
+static char *boundary_of(const char *v, const char *end)
+{
+	char *field = g_strndup(v, (gsize)(end - v)), *b, *e, *ret = NULL;
+
+	for (b = field; *b; b++)
+		if (*b == '\r' || *b == '\n' || *b == '\t')
+			*b = ' ';
+	b = field;
+	while ((b = strchr(b, ';'))) {
+		b++;
+		while (*b == ' ')
+			b++;
+		if (g_ascii_strncasecmp(b, "boundary=", 9))
+			continue;
+		b += 9;
+		if (*b == '"') {
+			e = strchr(++b, '"');
+		} else {
+			e = b + strcspn(b, "; ");
+		}
+		if (e && e > b)
+			ret = g_strndup(b, (gsize)(e - b));
+		break;
+	}
+	g_free(field);
+	return ret;
+}
+
+/*
+ * raw in the form b4 hands it, made a message that says what it is: the
+ * Content-Transfer-Encoding fields dropped (the body is decoded already)
+ * and, under a multipart Content-Type whose body has lost its parts,
+ * text/plain in UTF-8 (the text b4 took out of them). The body itself is
+ * kept as it is. New string.
+ */
+static GString *b4_decoded_form(const char *raw, size_t len)
+{
+	GString *out = g_string_sized_new(len + 64);
+	const char *p = raw, *end = raw + len, *ct = NULL, *ct_end = NULL;
+	bool drop = false, flattened = false;
+
+	/* the header block: up to the first empty line */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl + 1 : end;
+		size_t n = (size_t)(le - p);
+
+		if (n == 1 || (n == 2 && p[0] == '\r'))
+			break;
+		if (*p != ' ' && *p != '\t') {
+			drop = field_is(p, n, "Content-Transfer-Encoding");
+			if (field_is(p, n, "Content-Type") && !ct) {
+				ct = p + strlen("Content-Type:");
+				drop = true;
+			} else if (ct && !ct_end) {
+				ct_end = p;
+			}
+		}
+		if (!drop)
+			g_string_append_len(out, p, (gssize)n);
+		p = le;
+	}
+	if (ct && !ct_end)
+		ct_end = p;
+	if (ct) {
+		const char *v = ct;
+
+		while (v < ct_end && (*v == ' ' || *v == '\t'))
+			v++;
+		if (ct_end - v > 10 &&
+		    !g_ascii_strncasecmp(v, "multipart/", 10)) {
+			char *b = boundary_of(v, ct_end);
+			char *delim = b ? g_strconcat("--", b, NULL) : NULL;
+
+			/* b4 writes a multipart mail's text alone */
+			flattened = !delim || !g_strstr_len(p, end - p, delim);
+			g_free(b);
+			g_free(delim);
+		}
+		if (flattened)
+			g_string_append(out, "Content-Type: text/plain; charset=utf-8\n");
+		else
+			g_string_append_len(out, ct - strlen("Content-Type:"),
+					    ct_end - ct + strlen("Content-Type:"));
+	}
+	g_string_append(out, "Content-Transfer-Encoding: 8bit\n");
+	g_string_append_len(out, p, (gssize)(end - p));
+	return out;
+}
+
+/* The one message of raw, parsed, into *out (new); -1 with an error. */
+static int parse_one_message(const char *raw, size_t len, GPtrArray **out)
 {
 	GPtrArray *mails = mail_array_new();
-	const struct mail *f;
+
+	*out = mails;
+	if (mail_parse_mbox(raw, len, "<stdin>", mails) < 0)
+		return -1;
+	if (mails->len != 1)
+		return error("<stdin>: want one message, got %u", mails->len);
+	return 0;
+}
+
+int b4_message_parse(const char *raw, size_t len, struct b4_message *m)
+{
+	GString *decoded = b4_decoded_form(raw, len);
+	GPtrArray *as_sent = NULL, *as_b4 = NULL;
+	const struct mail *mb, *ms;
+	int ret = -1;
+
+	memset(m, 0, sizeof(*m));
+	subject_parse("", &m->subj);
+	if (parse_one_message(raw, len, &as_sent) < 0)
+		goto out;
+	ms = as_sent->pdata[0];
+	/* what the headers say is the same either way */
+	m->message_id = g_strdup(ms->message_id);
+	subject_release(&m->subj);
+	subject_parse(ms->subject, &m->subj);
+	if (parse_one_message(decoded->str, decoded->len, &as_b4) == 0) {
+		mb = as_b4->pdata[0];
+		m->fingerprint[0] = diff_fingerprint(mb->body, mb->body_len);
+	}
+	m->fingerprint[1] = diff_fingerprint(ms->body, ms->body_len);
+	if (!m->fingerprint[0]) {
+		m->fingerprint[0] = m->fingerprint[1];
+		m->fingerprint[1] = NULL;
+	} else if (m->fingerprint[1] &&
+		   !strcmp(m->fingerprint[0], m->fingerprint[1])) {
+		g_free(m->fingerprint[1]);
+		m->fingerprint[1] = NULL;
+	}
+	ret = 0;
+out:
+	if (as_sent)
+		g_ptr_array_unref(as_sent);
+	if (as_b4)
+		g_ptr_array_unref(as_b4);
+	g_string_free(decoded, TRUE);
+	return ret;
+}
+
+void b4_message_release(struct b4_message *m)
+{
+	g_free(m->message_id);
+	subject_release(&m->subj);
+	g_free(m->fingerprint[0]);
+	g_free(m->fingerprint[1]);
+	memset(m, 0, sizeof(*m));
+}
+
+bool b4_message_matches(const struct b4_message *m, const struct mail *stored,
+			int index)
+{
 	struct subject fs;
 	bool same = false;
 
-	if (mail_read_mbox(path, mails) < 0 || mails->len != 1)
-		goto out;
-	f = mails->pdata[0];
-	if (w->m->message_id && f->message_id &&
-	    !strcmp(w->m->message_id, f->message_id)) {
-		same = true;
-		goto out;
-	}
-	subject_parse(f->subject, &fs);
-	if (fs.version == w->subj.version) {
-		if (w->pid && index) {
-			char *pid = diff_fingerprint(f->body, f->body_len);
+	if (m->message_id && stored->message_id &&
+	    !strcmp(m->message_id, stored->message_id))
+		return true;
+	subject_parse(stored->subject, &fs);
+	if (fs.version == m->subj.version) {
+		if (m->fingerprint[0] && index) {
+			char *pid = diff_fingerprint(stored->body,
+						     stored->body_len);
 
-			same = pid && !strcmp(pid, w->pid);
+			same = pid && (!strcmp(pid, m->fingerprint[0]) ||
+				       (m->fingerprint[1] &&
+					!strcmp(pid, m->fingerprint[1])));
 			g_free(pid);
-		} else if (!w->pid && !index && !w->subj.index) {
-			same = !strcmp(fs.title, w->subj.title);
+		} else if (!m->fingerprint[0] && !index && !m->subj.index) {
+			same = !strcmp(fs.title, m->subj.title);
 		}
 	}
 	subject_release(&fs);
-out:
+	return same;
+}
+
+/* Is the stored mail at path the message m? */
+static bool stored_is(const struct b4_message *m, const char *path, int index)
+{
+	GPtrArray *mails = mail_array_new();
+	bool same = mail_read_mbox(path, mails) == 0 && mails->len == 1 &&
+		    b4_message_matches(m, mails->pdata[0], index);
+
 	g_ptr_array_unref(mails);
 	return same;
 }
@@ -114,23 +271,14 @@ out:
 int b4_locate(const char *raw, size_t len, char **name, int *version,
 	      int *index)
 {
-	GPtrArray *mails = mail_array_new();
-	GPtrArray *names = NULL;
-	struct wanted w = { 0 };
+	GPtrArray *names;
+	struct b4_message m;
 	int found = 0;
 
-	if (mail_parse_mbox(raw, len, "<stdin>", mails) < 0) {
-		g_ptr_array_unref(mails);
+	if (b4_message_parse(raw, len, &m) < 0) {
+		b4_message_release(&m);
 		return -1;
 	}
-	if (mails->len != 1) {
-		error("<stdin>: want one message, got %u", mails->len);
-		g_ptr_array_unref(mails);
-		return -1;
-	}
-	w.m = mails->pdata[0];
-	subject_parse(w.m->subject, &w.subj);
-	w.pid = diff_fingerprint(w.m->body, w.m->body_len);
 	names = series_list_names();
 	for (guint i = 0; i < names->len && !found; i++) {
 		struct series s;
@@ -147,7 +295,7 @@ int b4_locate(const char *raw, size_t len, char **name, int *version,
 				char *bn = g_path_get_basename(files->pdata[f]);
 				int idx = atoi(bn);
 
-				if (same_message(&w, files->pdata[f], idx)) {
+				if (stored_is(&m, files->pdata[f], idx)) {
 					*name = g_strdup(s.name);
 					*version = v;
 					*index = idx;
@@ -161,11 +309,12 @@ int b4_locate(const char *raw, size_t len, char **name, int *version,
 		series_release(&s);
 	}
 	g_ptr_array_unref(names);
-	g_free(w.pid);
-	subject_release(&w.subj);
-	g_ptr_array_unref(mails);
+	b4_message_release(&m);
 	return found;
 }
+
+const char *const b4_default_stages[] = { "format", "provenance",
+					  "checkpatch", NULL };
 
 static const char *const per_patch[] = { "apply", "format", "provenance",
 					  "checkpatch", "build", NULL };
@@ -209,6 +358,44 @@ static char *details(json_t *findings, int index, bool *errors, bool *warnings)
 	return g_string_free(d, FALSE);
 }
 
+/*
+ * The apply stage for patch index: a series applies patch by patch and
+ * stops at the first that does not, so a patch before it applied, that
+ * one did not, and those after it were not tried. Sets *status and
+ * returns the summary (new).
+ */
+static char *apply_for_patch(json_t *st, int index, const char **status)
+{
+	const char *summary = json_string_value(json_object_get(st, "summary"));
+	json_t *f;
+	size_t i;
+	int failed = 0;
+
+	json_array_foreach(json_object_get(st, "findings"), i, f) {
+		json_int_t patch = json_integer_value(json_object_get(f, "patch"));
+
+		if (patch > 0 && !failed)
+			failed = (int)patch;
+	}
+	if (strcmp(*status, "fail") || !failed) {
+		/* applied (a 3-way fallback is not placed), or no patch tried */
+		if (!strcmp(*status, "pass"))
+			return g_strdup("applies to the base after the patches before it");
+		return g_strdup(summary ? summary : "");
+	}
+	if (index < failed) {
+		*status = "pass";
+		return g_strdup_printf("applies to the base after the patches before it (patch %d does not)",
+				       failed);
+	}
+	if (index > failed) {
+		*status = "warn";
+		return g_strdup_printf("not tried: patch %d before it does not apply",
+				       failed);
+	}
+	return g_strdup(summary ? summary : "");
+}
+
 json_t *b4_report(json_t *checked, int index)
 {
 	json_t *out = json_array(), *st;
@@ -219,7 +406,7 @@ json_t *b4_report(json_t *checked, int index)
 		const char *status = json_string_value(json_object_get(st, "status"));
 		const char *summary = json_string_value(json_object_get(st, "summary"));
 		bool errors = false, warnings = false;
-		char *tool, *text;
+		char *tool, *text, *own = NULL;
 		json_t *r;
 
 		if (!stage || !status || !strcmp(status, "skip"))
@@ -235,6 +422,8 @@ json_t *b4_report(json_t *checked, int index)
 			    !json_array_size(json_object_get(st, "findings")))
 				errors = !strcmp(status, "fail");
 			status = errors ? "fail" : warnings ? "warn" : "pass";
+		} else if (index) {
+			summary = own = apply_for_patch(st, index, &status);
 		}
 		tool = g_strdup_printf("kseries-%s", stage);
 		r = json_pack("{s:s, s:s, s:s}", "tool", tool, "status", status,
@@ -242,6 +431,7 @@ json_t *b4_report(json_t *checked, int index)
 		if (*text)
 			json_object_set_new(r, "details", json_string(text));
 		json_array_append_new(out, r);
+		g_free(own);
 		g_free(tool);
 		g_free(text);
 	}

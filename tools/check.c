@@ -65,7 +65,13 @@ void stage_result_release(struct stage_result *r)
 	}
 	g_free(r->summary);
 	g_free(r->log);
+	g_free(r->missing);
 	memset(r, 0, sizeof(*r));
+}
+
+bool stage_result_cacheable(const struct stage_result *r)
+{
+	return !r->missing;
 }
 
 void finding_add(struct stage_result *r, const char *tool, const char *file,
@@ -140,11 +146,11 @@ json_t *stage_result_to_json(const struct stage_result *r)
 			"message", f->message, "patch", f->patch));
 		g_free(id);
 	}
-	return json_pack("{s:s, s:s, s:s, s:o, s:s?, s:f, s:b}",
+	return json_pack("{s:s, s:s, s:s, s:o, s:s?, s:f, s:b, s:s?}",
 			 "stage", r->name, "status", stage_status_name(r->status),
 			 "summary", r->summary ? r->summary : "",
 			 "findings", fs, "log", r->log, "seconds", r->seconds,
-			 "cached", r->cached);
+			 "cached", r->cached, "missing", r->missing);
 }
 
 int stage_result_from_json(json_t *j, struct stage_result *r)
@@ -161,6 +167,9 @@ int stage_result_from_json(json_t *j, struct stage_result *r)
 	r->summary = g_strdup(json_string_value(json_object_get(j, "summary")));
 	if (json_string_value(json_object_get(j, "log")))
 		r->log = g_strdup(json_string_value(json_object_get(j, "log")));
+	if (json_string_value(json_object_get(j, "missing")))
+		r->missing = g_strdup(
+			json_string_value(json_object_get(j, "missing")));
 	r->seconds = json_real_value(json_object_get(j, "seconds"));
 	json_array_foreach(fs, i, f) {
 		const char *tool = json_string_value(json_object_get(f, "tool"));
@@ -196,6 +205,20 @@ static void skip(struct stage_result *r, const char *why)
 {
 	r->status = ST_SKIP;
 	set_summary(r, "%s", why);
+}
+
+/*
+ * The stage cannot run here: tool is not installed (why says what to
+ * install). A skip, with the reason, that is never cached.
+ */
+static void tool_missing(struct stage_result *r, const char *tool,
+			 const char *why)
+{
+	r->status = ST_SKIP;
+	g_free(r->missing);
+	r->missing = g_strdup(tool);
+	set_summary(r, "%s (not cached: the next check runs the stage again)",
+		    why);
 }
 
 static void fail(struct stage_result *r, const char *fmt, ...)
@@ -948,8 +971,9 @@ static void stage_sparse(struct check_ctx *ctx, struct stage_result *r)
 	}
 	st = sparse_run(ctx, targets, &before, log);
 	if (st == 2) {
-		/* never a silent pass */
-		fail(r, "sparse did not run: not available or not up to date (0.6.5 is in the sid chroot: kernel/provision-toolchain)");
+		/* never a silent pass: said, and checked again next time */
+		tool_missing(r, "sparse",
+			     "sparse did not run: not available or not up to date (0.6.5 is in the sid chroot: kernel/provision-toolchain)");
 		goto out;
 	} else if (st != 0 && st != 1) {
 		fail(r, "sparse on the base failed (exit %d, see log)", st);
@@ -1581,6 +1605,61 @@ static const struct {
 				CHECK_IN_MAINTAINERS },
 };
 
+/*
+ * The programs a stage runs on this host (the kernel/ scripts run the
+ * rest in the sid chroot they provision), looked up in PATH before the
+ * stage starts; env names a variable that, when set, gives the command
+ * instead (its first word is the program). Without one, the stage is
+ * skipped with the reason and not cached (tool_missing()).
+ */
+static const struct stage_tool {
+	const char *stage;
+	const char *program;
+	const char *env;
+	const char *package;	/* Debian's */
+} stage_tools[] = {
+	{ "checkpatch", "perl", NULL, "perl" },
+	{ "build", "make", NULL, "make" },
+	{ "build", "gcc", NULL, "gcc" },
+	{ "cocci", "python3", NULL, "python3" },
+	{ "cocci", "spatch", "SPATCH", "coccinelle" },
+	{ "kunit", "python3", NULL, "python3" },
+	{ "kunit", "make", NULL, "make" },
+	{ "kunit", "gcc", NULL, "gcc" },
+};
+
+/* True, or false with r skipped, when stage's tools are all installed. */
+static bool have_stage_tools(const char *stage, struct stage_result *r)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(stage_tools); i++) {
+		const struct stage_tool *t = &stage_tools[i];
+		const char *env = t->env ? getenv(t->env) : NULL;
+		char **words = NULL, *cmd, *why;
+		bool found;
+
+		if (strcmp(t->stage, stage))
+			continue;
+		if (env && *env) {
+			cmd = g_strstrip(g_strdup(env));
+			words = g_strsplit_set(cmd, " \t", 2);
+			g_free(cmd);
+		}
+		found = have_program(words && words[0] ? words[0] : t->program);
+		if (!found) {
+			why = g_strdup_printf("%s is not installed (Debian package %s)%s%s",
+					      words && words[0] ? words[0] : t->program,
+					      t->package, words ? ", from $" : "",
+					      words ? t->env : "");
+			tool_missing(r, t->program, why);
+			g_free(why);
+		}
+		g_strfreev(words);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
 unsigned check_stage_inputs(const char *name)
 {
 	for (size_t i = 0; i < G_N_ELEMENTS(stages); i++)
@@ -1595,7 +1674,8 @@ void check_run_stage(struct check_ctx *ctx, const char *name,
 	for (size_t i = 0; i < G_N_ELEMENTS(stages); i++) {
 		if (strcmp(stages[i].name, name))
 			continue;
-		stages[i].fn(ctx, r);
+		if (have_stage_tools(name, r))
+			stages[i].fn(ctx, r);
 		break;
 	}
 	if (r->status == ST_PASS) {

@@ -34,6 +34,8 @@ struct stage_result {
 	char *log;		/* path of the full log, or NULL */
 	double seconds;
 	bool cached;
+	char *missing;		/* a tool the stage needs is not installed:
+				 * status skip, never cached; or NULL */
 };
 
 /* What the stages see of one version being checked. */
@@ -62,7 +64,8 @@ extern const char *const check_stage_names[];
 /*
  * Runs stage name on ctx into res (a fresh result). Never fails: a
  * stage that cannot run reports ST_FAIL with the reason, or ST_SKIP when
- * what it needs is not applicable to this series.
+ * what it needs is not applicable to this series, or ST_SKIP with
+ * res->missing set when a program it runs is not installed.
  */
 void check_run_stage(struct check_ctx *ctx, const char *name,
 		     struct stage_result *res);
@@ -90,6 +93,12 @@ const char *check_kunit_runs(const struct check_ctx *ctx);
 
 /* The provenance stage (stage-provenance.c). */
 void stage_provenance(struct check_ctx *ctx, struct stage_result *r);
+/*
+ * False for a result that says nothing about the series: a stage whose
+ * tool is missing. Such a result is reported, never kept in the cache,
+ * so that the next check, with the tool installed, runs the stage.
+ */
+bool stage_result_cacheable(const struct stage_result *r);
 
 void stage_result_init(struct stage_result *r, const char *name);
 void stage_result_release(struct stage_result *r);

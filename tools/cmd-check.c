@@ -24,6 +24,7 @@
 #include "ident.h"
 #include "mail.h"
 #include "progress.h"
+#include "report-kcidb.h"
 #include "run.h"
 #include "series.h"
 #include "source-id.h"
@@ -209,9 +210,14 @@ static void store_result(struct check_ctx *ctx, const char *key,
 			 const struct stage_result *r)
 {
 	char *path = g_strdup_printf("%s/%s.json", ctx->logdir, r->name);
-	json_t *j = stage_result_to_json(r);
+	json_t *j;
 	char *text;
 
+	if (!stage_result_cacheable(r)) {
+		g_free(path);
+		return;
+	}
+	j = stage_result_to_json(r);
 	json_object_set_new(j, "key", json_string(key));
 	text = json_dumps(j, JSON_INDENT(1) | JSON_SORT_KEYS);
 	if (text)
@@ -403,6 +409,8 @@ static json_t *check_version(struct series *s, int version,
 		if (r.status == ST_FAIL)
 			failed = 1;
 		if (r.status == ST_FAIL || r.status == ST_SKIP) {
+			/* the base, when known, is what the reports name */
+			ctx.base = g_strdup(a.base);
 			stage_result_release(&r);
 			goto out;
 		}
@@ -482,58 +490,6 @@ out:
 	}
 }
 
-/* KCIDB v5.3: one checkout per version, its builds and tests. */
-static json_t *to_kcidb(json_t *results)
-{
-	json_t *checkouts = json_array(), *builds = json_array(),
-	       *tests = json_array(), *v;
-	size_t i;
-
-	json_array_foreach(results, i, v) {
-		const char *name = json_string_value(json_object_get(v, "series"));
-		int ver = (int)json_integer_value(json_object_get(v, "version"));
-		const char *tip = json_string_value(json_object_get(v, "tip"));
-		char *cid = g_strdup_printf("kseries:%s-v%d", name, ver);
-		char *bid = g_strdup_printf("kseries:%s-v%d-build", name, ver);
-		json_t *st;
-		size_t k;
-
-		json_array_append_new(checkouts, json_pack(
-			"{s:s, s:s, s:s, s:s?, s:s}", "id", cid, "origin", "kseries",
-			"tree_name", name, "git_commit_hash", tip,
-			"comment", "kseries check"));
-		json_array_foreach(json_object_get(v, "stages"), k, st) {
-			const char *stage = json_string_value(json_object_get(st, "stage"));
-			const char *status = json_string_value(json_object_get(st, "status"));
-			const char *kstatus = !strcmp(status, "pass") ? "PASS" :
-					      !strcmp(status, "warn") ? "PASS" :
-					      !strcmp(status, "skip") ? "SKIP" : "FAIL";
-
-			if (!strcmp(stage, "build")) {
-				json_array_append_new(builds, json_pack(
-					"{s:s, s:s, s:s, s:s, s:s?}", "id", bid,
-					"checkout_id", cid, "origin", "kseries",
-					"status", kstatus, "log_url",
-					json_string_value(json_object_get(st, "log"))));
-			} else {
-				char *tid = g_strdup_printf("%s-%s", bid, stage);
-
-				json_array_append_new(tests, json_pack(
-					"{s:s, s:s, s:s, s:s, s:s, s:s?}", "id", tid,
-					"build_id", bid, "origin", "kseries",
-					"path", stage, "status", kstatus, "log_url",
-					json_string_value(json_object_get(st, "log"))));
-				g_free(tid);
-			}
-		}
-		g_free(cid);
-		g_free(bid);
-	}
-	return json_pack("{s:{s:i, s:i}, s:o, s:o, s:o}", "version", "major", 5,
-			 "minor", 3, "checkouts", checkouts, "builds", builds,
-			 "tests", tests);
-}
-
 /*
  * --b4: b4's review-check protocol (check-b4.h). The message on stdin is
  * located in the store, its version checked (cached stages cost nothing,
@@ -546,6 +502,7 @@ static int check_b4(struct opts *o)
 	GString *in = g_string_new(NULL);
 	char chunk[65536], *name = NULL;
 	int version = 0, index = 0, failed = 0, found;
+	bool given = o->stages->len > 0;
 	size_t n;
 	struct series s;
 	json_t *checked, *report;
@@ -558,6 +515,15 @@ static int check_b4(struct opts *o)
 	}
 	if (ferror(stdin))
 		die("<stdin>: read error");
+	/*
+	 * b4 review waits for the answer: without --stage, the light
+	 * per-patch stages; apply, always run, is always reported.
+	 */
+	for (int i = 0; !given && b4_default_stages[i]; i++)
+		for (int k = 0; check_stage_names[k]; k++)
+			if (!strcmp(check_stage_names[k], b4_default_stages[i]))
+				g_ptr_array_add(o->stages, (char *)check_stage_names[k]);
+	g_ptr_array_add(o->stages, (char *)"apply");
 	found = b4_locate(in->str, in->len, &name, &version, &index);
 	g_string_free(in, TRUE);
 	if (found < 0)
@@ -586,7 +552,7 @@ int cmd_check(int argc, const char **argv)
 {
 	struct opts o = { .stages = g_ptr_array_new() };
 	GPtrArray *specs = g_ptr_array_new_with_free_func(g_free);
-	json_t *results = json_array();
+	json_t *results = json_array(), *kcidb = NULL;
 	bool all = false, b4 = false;
 	int failed = 0, ret = 0;
 
@@ -655,8 +621,11 @@ int cmd_check(int argc, const char **argv)
 			g_ptr_array_add(specs, g_strdup(names->pdata[i]));
 		g_ptr_array_unref(names);
 	}
+	if (o.kcidb)
+		kcidb = kcidb_new();
 	for (guint i = 0; i < specs->len; i++) {
 		struct series s;
+		json_t *checked;
 		char *name;
 		int version;
 
@@ -672,7 +641,10 @@ int cmd_check(int argc, const char **argv)
 		g_free(name);
 		if (!version)
 			version = series_latest_version(&s);
-		json_array_append_new(results, check_version(&s, version, &o, &failed));
+		checked = check_version(&s, version, &o, &failed);
+		if (kcidb)
+			kcidb_add_version(kcidb, &s, version, checked);
+		json_array_append_new(results, checked);
 		series_release(&s);
 	}
 	if (o.json) {
@@ -681,14 +653,13 @@ int cmd_check(int argc, const char **argv)
 		printf("%s\n", text);
 		free(text);
 	}
-	if (o.kcidb) {
-		json_t *k = to_kcidb(results);
-		char *text = json_dumps(k, JSON_INDENT(1));
+	if (kcidb) {
+		char *text = json_dumps(kcidb, JSON_INDENT(1));
 
-		if (write_file_atomic(o.kcidb, text, strlen(text)) < 0)
+		if (!text || write_file_atomic(o.kcidb, text, strlen(text)) < 0)
 			failed = 1;
 		free(text);
-		json_decref(k);
+		json_decref(kcidb);
 	}
 	json_decref(results);
 	g_ptr_array_unref(specs);
