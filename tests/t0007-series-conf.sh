@@ -8,6 +8,9 @@ test_description='series.conf: header-safe values, no size limit, git syntax'
 . "$(dirname "$0")/lib.sh"
 
 export KSERIES_NO_SEND=1
+# format needs a sender: this scratch HOME's own
+git config --global user.name "Sam Sender"
+git config --global user.email sam@example.org
 BASE=$TRASH/base
 STORE=$TRASH/store
 export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache
