@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "apply.h"
+#include "ident.h"
 #include "mail.h"
 #include "run.h"
 #include "scratch.h"
@@ -150,9 +151,24 @@ static int apply_one(const char *repo, const char *tmp, const char *index_env,
 			goto out;
 	}
 	parse_info(infotext, &info);
-	if (!info.author || !info.email || !info.subject) {
-		g_string_append_printf(log, "%s: no author or subject\n", file);
+	if (!info.subject || !*info.subject) {
+		g_string_append_printf(log, "%s: no subject\n", file);
 		goto out;
+	}
+	if (!info.email || !*info.email) {
+		/* the sender's own patch: see IDENT_APPLY_NAME */
+		g_free(info.author);
+		g_free(info.email);
+		info.author = g_strdup(IDENT_APPLY_NAME);
+		info.email = g_strdup(IDENT_APPLY_EMAIL);
+	}
+	if (!info.date || !*info.date) {
+		g_free(info.date);
+		info.date = g_strdup(IDENT_APPLY_DATE);
+	}
+	if (!info.author || !*info.author) {
+		g_free(info.author);
+		info.author = g_strdup(info.email);
 	}
 	{
 		const char *argv[] = { "git", "apply", "--cached",
@@ -192,11 +208,11 @@ static int apply_one(const char *repo, const char *tmp, const char *index_env,
 		char *an = g_strdup_printf("GIT_AUTHOR_NAME=%s", info.author);
 		char *ae = g_strdup_printf("GIT_AUTHOR_EMAIL=%s", info.email);
 		char *ad = g_strdup_printf("GIT_AUTHOR_DATE=%s",
-					   info.date ? info.date : "@0 +0000");
+					   info.date);
 		char *cn = g_strdup_printf("GIT_COMMITTER_NAME=%s", info.author);
 		char *ce = g_strdup_printf("GIT_COMMITTER_EMAIL=%s", info.email);
 		char *cd = g_strdup_printf("GIT_COMMITTER_DATE=%s",
-					   info.date ? info.date : "@0 +0000");
+					   info.date);
 		const char *cenv[] = { an, ae, ad, cn, ce, cd, NULL };
 		const char *argv[] = { "git", "commit-tree", tree, "-p", parent,
 				       NULL };

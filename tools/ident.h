@@ -20,6 +20,17 @@ struct ident {
 	char *email;		/* addr-spec */
 };
 
+/*
+ * The author of a commit that apply makes from a stored patch with no
+ * From: line (the sender's own patch, stored without identity): fixed,
+ * so that the applied commit ids, which key check's cache, do not
+ * depend on who runs check. It is a placeholder (ident_is_placeholder()),
+ * so format's re-commit turns it into the sender; it is never mailed.
+ */
+#define IDENT_APPLY_NAME "kseries sender"
+#define IDENT_APPLY_EMAIL "sender@sender.invalid"
+#define IDENT_APPLY_DATE "@0 +0000"
+
 void ident_init(struct ident *id);
 void ident_release(struct ident *id);
 
