@@ -40,13 +40,14 @@ latest_versions() {
 SENDER="Sam Sender <sam@example.org>"
 
 # A commit log for comparison: the sender's sign-off (added at format
-# time) and any placeholder one left out, the placeholder author read as
+# time), Assisted-by (added at format time from series.conf, checked
+# apart) and any placeholder one left out, the placeholder author read as
 # the sender, blank lines dropped.
 log_cmp() {
 	git -C "$1" log --reverse --format="%an <%ae> %ad%n%B" v7.2.13..HEAD |
 		sed -e "s/^Kseries Developers <dev@kseries.invalid> /$SENDER /" \
 		    -e "/^Signed-off-by: .*@[a-z.]*invalid>$/d" \
-		    -e "/^Signed-off-by: $SENDER$/d" -e "/^$/d"
+		    -e "/^Signed-off-by: $SENDER$/d" -e "/^Assisted-by: /d" -e "/^$/d"
 }
 
 # Unfolded values of header $2 of mail $1.
@@ -106,8 +107,19 @@ for spec in $(test_have_prereq TREE && latest_versions); do
 			test -f "out$n/0000-cover-letter.patch"
 		fi &&
 		k="$TRASH/k" &&
+		ab=$(git config -f "$SRC_DIR/series/$name/series.conf" "version.$v.assisted-by") ;
 		git -C "$k" checkout -q --detach v7.2.13 &&
-		git -C "$k" am -q $(ls "$SRC_DIR/series/$name/v$v"/0*.patch | grep -v 0000-cover) &&
+		# a stored patch without From: is the sender'"'"'s own
+		rm -rf "stored$n" && mkdir "stored$n" &&
+		for f in $(ls "$SRC_DIR/series/$name/v$v"/0*.patch | grep -v 0000-cover); do
+			if sed -n "1,/^\$/p" "$f" | grep -q "^From: "; then
+				cp "$f" "stored$n/" || exit 1
+			else
+				sed "1a\\
+From: $SENDER" "$f" >"stored$n/${f##*/}" || exit 1
+			fi
+		done &&
+		git -C "$k" am -q "$TRASH/stored$n"/*.patch &&
 		log_cmp "$k" >msg.want &&
 		git -C "$k" log -p --reverse v7.2.13..HEAD | git patch-id --stable | cut -d" " -f1 >pid.want &&
 		git -C "$k" checkout -q --detach v7.2.13 &&
@@ -118,6 +130,10 @@ for spec in $(test_have_prereq TREE && latest_versions); do
 				tail -n 1 >last &&
 			echo "Signed-off-by: $SENDER" >want.last &&
 			test_cmp want.last last || exit 1
+			if [ -n "$ab" ]; then
+				git -C "$k" log -1 --format=%B $c | git interpret-trailers --parse |
+					grep -Fx "Assisted-by: $ab" || exit 1
+			fi
 		done &&
 		# the sender everywhere it belongs (what the stored text says
 		# is the provenance stage'"'"'s to judge)
