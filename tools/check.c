@@ -24,6 +24,7 @@
 #include "mail.h"
 #include "progress.h"
 #include "run.h"
+#include "scratch.h"
 #include "subject.h"
 #include "util.h"
 #include "banned.h"
@@ -566,6 +567,7 @@ static void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r)
 {
 	char *cp = g_build_filename(ctx->tree, "scripts", "checkpatch.pl", NULL);
 	GString *log = g_string_new(NULL);
+	char *tmp;
 
 	if (!is_file(cp)) {
 		fail(r, "no scripts/checkpatch.pl in the base tree");
@@ -573,7 +575,16 @@ static void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r)
 		g_string_free(log, TRUE);
 		return;
 	}
+	tmp = scratch_dir_make("checkpatch");
+	if (!tmp) {
+		fail(r, "cannot make a scratch directory for checkpatch");
+		g_free(cp);
+		g_string_free(log, TRUE);
+		return;
+	}
 	for (guint i = 0; i < ctx->files->len; i++) {
+		char *base = g_path_get_basename(ctx->files->pdata[i]);
+		char *path = g_build_filename(tmp, base, NULL);
 		/*
 		 * The base is a release tarball without history: commit ids
 		 * cannot be looked up there, so that check says nothing.
@@ -581,14 +592,33 @@ static void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r)
 		const char *argv[] = { "perl", cp, "--strict", "--terse",
 				       "--show-types", "--no-summary",
 				       "--ignore", "UNKNOWN_COMMIT_ID",
-				       "--root", ctx->tree, ctx->files->pdata[i],
-				       NULL };
+				       "--root", ctx->tree, path, NULL };
 		struct run_opts o = { .dir = ctx->tree, .capture_out = true,
 				      .capture_err = true, .timeout = 600 };
 		struct run_result res;
-		char *base = g_path_get_basename(ctx->files->pdata[i]);
 		char **lines;
+		char *text = NULL, *mailed;
+		size_t len;
 
+		/* the patch as format mails it: sender's From: and sign-off */
+		if (read_file(ctx->files->pdata[i], MAIL_MAX_FILE, &text,
+			      &len) < 0) {
+			fail(r, "cannot read the patch");
+			g_free(path);
+			g_free(base);
+			break;
+		}
+		mailed = format_stored_as_mailed(text, len, FORMAT_CHECK_SENDER);
+		g_free(text);
+		if (write_file_atomic(path, mailed, strlen(mailed)) < 0) {
+			fail(r, "cannot write the patch for checkpatch");
+			g_free(mailed);
+			g_free(path);
+			g_free(base);
+			break;
+		}
+		g_free(mailed);
+		g_free(path);
 		if (run_argv(argv, &o, &res) < 0) {
 			fail(r, "cannot run checkpatch");
 			g_free(base);
@@ -626,6 +656,7 @@ static void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r)
 		g_free(base);
 		run_result_release(&res);
 	}
+	scratch_dir_remove(tmp);
 	save_log(ctx, r, log->str, log->len);
 	set_summary(r, "checkpatch --strict on %u patches (commit ids not checked: the base has no history)",
 		    ctx->files->len);

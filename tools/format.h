@@ -151,6 +151,24 @@ bool format_dir_in_store(const char *dir);
  * address (ident_is_placeholder()) is dropped: nobody can give it.
  * Returns a new string; *added counts the trailers added.
  */
+/*
+ * The sender check's own stages (checkpatch, mail) put on the stored
+ * patches in place of the user's: fixed, so that their results and
+ * cache keys do not depend on who runs check, and an address that is
+ * nobody's yet not a placeholder (checkpatch and provenance would flag
+ * one). It is never mailed: format and send use the real sender.
+ */
+#define FORMAT_CHECK_SENDER "Sender <sender@example.org>"
+
+/*
+ * A stored patch mail (mail, len) as format writes it for the sender
+ * identity ("Name <email>"): a patch without From: gets the sender's,
+ * and the message above "---" ends with the sender's Signed-off-by,
+ * once and last (format_add_trailers()). New string.
+ */
+char *format_stored_as_mailed(const char *mail, size_t len,
+			      const char *identity);
+
 char *format_add_trailers(const char *msg, const GPtrArray *trailers,
 			  const char *identity, unsigned *added);
 
