@@ -330,10 +330,16 @@ static void test_format_check(void **state)
 	g_setenv("HOME", top, TRUE);
 	g_setenv("GIT_CONFIG_NOSYSTEM", "1", TRUE);
 	g_unsetenv("GIT_CONFIG_COUNT");
+	/*
+	 * check needs no identity (CI has none): the mails are checked as
+	 * FORMAT_CHECK_SENDER sends them, with its sign-off
+	 */
 	stage_result_init(&r, "mail");
 	format_check(&ctx, &r);
 	assert_int_equal(r.status, ST_FAIL);
-	assert_true(has_finding(&r, "error", "no sender identity"));
+	assert_false(has_finding(&r, "error", "no sender identity"));
+	assert_false(has_finding(&r, "error", "no Signed-off-by"));
+	assert_true(has_finding(&r, "error", "no recipients"));
 	stage_result_release(&r);
 	{
 		char *gc = g_build_filename(top, ".gitconfig", NULL);
@@ -409,6 +415,60 @@ static void test_format_check(void **state)
 	g_free(conf);
 }
 
+static int count_str(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(hay, needle); p;
+	     p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* a stored patch as format mails it: the check stages' input */
+static void test_stored_as_mailed(void **state)
+{
+	const char *ours =
+		"From 0123 Mon Sep 17 00:00:00 2001\n"
+		"Date: Mon, 30 Nov 2026 23:29:47 +0000\n"
+		"Subject: [PATCH] x: add b\n\n"
+		"Body.\n\n"
+		"Suggested-by: B <b@example.org>\n"
+		"---\n a.c | 1 +\n";
+	const char *theirs =
+		"From 0123 Mon Sep 17 00:00:00 2001\n"
+		"From: A U Thor <author@example.org>\n"
+		"Subject: [PATCH] x: add b\n\n"
+		"Body.\n\n"
+		"Signed-off-by: A U Thor <author@example.org>\n"
+		"Signed-off-by: Sender <sender@example.org>\n"
+		"[sender: rebased]\n"
+		"---\n a.c | 1 +\n";
+	char *m;
+
+	(void)state;
+	m = format_stored_as_mailed(ours, strlen(ours), FORMAT_CHECK_SENDER);
+	assert_string_equal(m,
+		"From 0123 Mon Sep 17 00:00:00 2001\n"
+		"From: Sender <sender@example.org>\n"
+		"Date: Mon, 30 Nov 2026 23:29:47 +0000\n"
+		"Subject: [PATCH] x: add b\n\n"
+		"Body.\n\n"
+		"Suggested-by: B <b@example.org>\n"
+		"Signed-off-by: Sender <sender@example.org>\n"
+		"---\n a.c | 1 +\n");
+	g_free(m);
+	/* someone else's keeps its From:; the sender signs once, last */
+	m = format_stored_as_mailed(theirs, strlen(theirs),
+				    FORMAT_CHECK_SENDER);
+	assert_non_null(strstr(m, "\nFrom: A U Thor <author@example.org>\n"));
+	assert_null(strstr(m, "From: Sender"));
+	assert_non_null(strstr(m, "[sender: rebased]\n"
+				  "Signed-off-by: Sender <sender@example.org>\n---\n"));
+	assert_int_equal(count_str(m, "Signed-off-by: Sender"), 1);
+	g_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_draft_changes),
 		cmocka_unit_test(test_notes_and_recipients),
 		cmocka_unit_test(test_format_check),
+		cmocka_unit_test(test_stored_as_mailed),
 	};
 
 	return cmocka_run_group_tests_name("format", tests, NULL, NULL);
