@@ -12,13 +12,13 @@ mkpatch() {
 	sed "$script" old.c >new.c
 	{
 		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
-		echo "From: A U Thor <author@example.invalid>"
+		echo "From: A U Thor <author@example.org>"
 		echo "Date: Mon, 30 Nov 2026 10:00:00 +0000"
 		echo "Subject: $subject"
 		echo
 		echo "A change to binder_alloc.c for the check tests."
 		echo
-		[ "$sob" = yes ] && echo "Signed-off-by: A U Thor <author@example.invalid>"
+		[ "$sob" = yes ] && echo "Signed-off-by: A U Thor <author@example.org>"
 		echo "---"
 		diff -u --label a/drivers/android/binder_alloc.c \
 			--label b/drivers/android/binder_alloc.c old.c new.c

@@ -618,14 +618,20 @@ static void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r)
 			break;
 		}
 		g_free(mailed);
-		g_free(path);
 		if (run_argv(argv, &o, &res) < 0) {
 			fail(r, "cannot run checkpatch");
+			g_free(path);
 			g_free(base);
 			break;
 		}
+		g_free(path);
 		g_string_append_printf(log, "== %s (exit %d)\n%s%s", base,
 				       res.status, res.out->str, res.err->str);
+		/* 0: clean, 1: findings; anything else: it did not check */
+		if (res.status != 0 && res.status != 1)
+			finding_add(r, "checkpatch", base, 0, "error",
+				    "checkpatch.pl did not check the patch (see checkpatch.log)",
+				    (int)i + 1);
 		lines = g_strsplit(res.out->str, "\n", -1);
 		for (char **l = lines; *l; l++) {
 			/* FILE:LINE: TYPE:KIND: message */
