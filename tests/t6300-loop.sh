@@ -33,17 +33,17 @@ test_expect_success TREE,PI 'Alice posted v1 on the list; it is in the store' '
 	sparse_clone alice &&
 	(
 		cd alice &&
-		export GIT_AUTHOR_NAME="Alice Author" GIT_AUTHOR_EMAIL=alice@example.invalid \
-			GIT_COMMITTER_NAME="Alice Author" GIT_COMMITTER_EMAIL=alice@example.invalid &&
+		export GIT_AUTHOR_NAME="Alice Author" GIT_AUTHOR_EMAIL=alice@example.org \
+			GIT_COMMITTER_NAME="Alice Author" GIT_COMMITTER_EMAIL=alice@example.org &&
 		sed -i "s/failed to find page at offset %lx\\\\n/failed to find page at offset %lx after a race\\\\n/" $F &&
 		! git diff --quiet &&
 		GIT_AUTHOR_DATE=2026-06-01T10:00:01Z git commit -q -a -m "binder: say when a page lookup lost a race" \
 			-m "The lookup fails only when another thread freed the page." \
-			-m "Signed-off-by: Alice Author <alice@example.invalid>" &&
+			-m "Signed-off-by: Alice Author <alice@example.org>" &&
 		sed -i "s|^static struct page \*binder_page_lookup|/* Looks up the page installed at addr. */\n&|" $F &&
 		GIT_AUTHOR_DATE=2026-06-01T10:00:02Z git commit -q -a -m "binder: explain binder_page_lookup()" \
 			-m "Say what the lookup returns, for the next reader." \
-			-m "Signed-off-by: Alice Author <alice@example.invalid>" &&
+			-m "Signed-off-by: Alice Author <alice@example.org>" &&
 		git format-patch -q --cover-letter --thread --base=v7.2.13 -o ../v1 v7.2.13 &&
 		sed -i -e "s/\*\*\* SUBJECT HERE \*\*\*/binder: page lookup messages/" \
 		       -e "s/\*\*\* BLURB HERE \*\*\*/Two small clarifications of the page lookup./" \
