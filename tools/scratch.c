@@ -40,6 +40,19 @@ static bool scratch_name(const char *name)
 	return true;
 }
 
+/*
+ * A directory a sweeper renamed to NAME.dead before removing it: its
+ * owner is known dead, and a sweeper killed while removing it left the
+ * rest (perhaps without its .owner) for the next one.
+ */
+static bool dead_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return starts_with(name, SCRATCH_PREFIX) && n > 5 &&
+	       !strcmp(name + n - 5, ".dead");
+}
+
 void scratch_sweep(void)
 {
 	const char *tmp = g_get_tmp_dir();
@@ -52,10 +65,18 @@ void scratch_sweep(void)
 		char *path;
 		int dfd, fd;
 
-		if (!scratch_name(de->d_name) ||
+		bool dead = dead_name(de->d_name);
+
+		if ((!dead && !scratch_name(de->d_name)) ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !S_ISDIR(st.st_mode) || st.st_uid != uid)
 			continue;
+		if (dead) {
+			path = g_build_filename(tmp, de->d_name, NULL);
+			remove_tree(path);
+			g_free(path);
+			continue;
+		}
 		dfd = openat(dirfd(d), de->d_name,
 			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (dfd < 0)
@@ -67,8 +88,16 @@ void scratch_sweep(void)
 		path = g_build_filename(tmp, de->d_name, NULL);
 		/* ours, made by this process: flock would succeed on it */
 		if ((!owned || !g_hash_table_contains(owned, path)) &&
-		    flock(fd, LOCK_EX | LOCK_NB) == 0)
-			remove_tree(path);
+		    flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			/* out of the live names first: a kill while it is
+			 * removed leaves a NAME.dead, never a directory
+			 * without its .owner under a live name */
+			char *gone = g_strconcat(path, ".dead", NULL);
+
+			if (!rename(path, gone))
+				remove_tree(gone);
+			g_free(gone);
+		}
 		close(fd);
 		g_free(path);
 	}
@@ -139,10 +168,14 @@ char *scratch_dir_make(const char *what)
 void scratch_dir_remove(char *dir)
 {
 	gpointer fd;
+	char *gone;
 
 	if (!dir)
 		return;
-	remove_tree(dir);
+	/* as the sweeper does: a kill while it goes leaves a NAME.dead */
+	gone = g_strconcat(dir, ".dead", NULL);
+	remove_tree(rename(dir, gone) ? dir : gone);
+	g_free(gone);
 	if (owned && g_hash_table_lookup_extended(owned, dir, NULL, &fd)) {
 		close(GPOINTER_TO_INT(fd));
 		g_hash_table_remove(owned, dir);
