@@ -57,6 +57,14 @@ say() { printf '# %s\n' "$*"; }
 # them), and figures every run should show to fd 4 (stderr: prove shows it).
 exec 3>&1 4>&2
 
+# test_sender [NAME EMAIL]: this scratch HOME's git identity, the sender
+# format, send and b4-branch need (never a placeholder address: they
+# refuse one).
+test_sender() {
+	git config --global user.name "${1:-Sam Sender}" &&
+	git config --global user.email "${2:-sam@example.org}"
+}
+
 # test_set_prereq NAME: mark a prerequisite as satisfied.
 test_set_prereq() { test_prereq[$1]=1; }
 

@@ -12,8 +12,7 @@ export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache
 export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
 SOB='Signed-off-by: Kseries Developers <dev@kseries.invalid>'
 # format needs a sender: this scratch HOME's own
-git config --global user.name "Sam Sender"
-git config --global user.email sam@example.org
+test_sender
 PWNED=/tmp/pwned-kseries-t0004
 # shellcheck disable=SC2016
 HOSTILE='binder: $(touch '$PWNED') `touch '$PWNED'-bt`; touch '$PWNED'-semi'

@@ -9,8 +9,7 @@ test_description='series.conf: header-safe values, no size limit, git syntax'
 
 export KSERIES_NO_SEND=1
 # format needs a sender: this scratch HOME's own
-git config --global user.name "Sam Sender"
-git config --global user.email sam@example.org
+test_sender
 BASE=$TRASH/base
 STORE=$TRASH/store
 export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache

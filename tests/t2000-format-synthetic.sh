@@ -12,8 +12,7 @@ export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache
 export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
 # the sender (a scratch HOME's own identity) writes these patches
 export GIT_AUTHOR_NAME="Sam Sender" GIT_AUTHOR_EMAIL=sam@example.org
-git config --global user.name "Sam Sender"
-git config --global user.email sam@example.org
+test_sender
 SOB='Signed-off-by: Sam Sender <sam@example.org>'
 
 # commit_file REPO PATH TEXT SUBJECT [BODY]

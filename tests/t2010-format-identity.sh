@@ -90,8 +90,7 @@ test_expect_success 'a placeholder identity is refused the same way' '
 '
 
 test_expect_success 'the sender is in every header and sign-off it belongs in' '
-	git config --global user.name "Sam Sender" &&
-	git config --global user.email sam@example.org &&
+	test_sender &&
 	kseries format three -o out1 >written &&
 	test_line_count = 4 written &&
 	grep "^From: $SAM$" out1/0000-cover-letter.patch &&

@@ -83,8 +83,7 @@ test_expect_success TREE 'setup: a shared clone of the base tree' '
 	git clone -q --shared --no-checkout "$TREE" "$TRASH/k" &&
 	git -C "$TRASH/k" config user.name "Kseries Developers" &&
 	git -C "$TRASH/k" config user.email dev@kseries.invalid &&
-	git config --global user.name "Sam Sender" &&
-	git config --global user.email sam@example.org &&
+	test_sender &&
 	latest_versions >"$TRASH/versions" &&
 	test -s "$TRASH/versions" &&
 	# only the paths the series touch are checked out

@@ -94,8 +94,7 @@ test_expect_success SMTP 'setup: base tree, sender identity, two series' '
 	git -C "$BASE" add . &&
 	git -C "$BASE" commit -q -m base &&
 	git -C "$BASE" tag v7.2.13 &&
-	git config --global user.name "Sam Sender" &&
-	git config --global user.email sam@example.org &&
+	test_sender &&
 	make_series two 2 &&
 	make_series one 1 &&
 	make_series bad 2
