@@ -35,13 +35,13 @@ test_expect_success TREE 'setup: a one-patch series touching binder_alloc.c' '
 	sed "s|^static struct page \*binder_page_lookup|/* Looks up the page. */\n&|" old.c >new.c &&
 	{
 		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
-		echo "From: A U Thor <author@example.invalid>"
+		echo "From: A U Thor <author@example.org>"
 		echo "Date: Mon, 30 Nov 2026 10:00:00 +0000"
 		echo "Subject: [PATCH] binder: a comment"
 		echo
 		echo "A comment."
 		echo
-		echo "Signed-off-by: A U Thor <author@example.invalid>"
+		echo "Signed-off-by: A U Thor <author@example.org>"
 		echo "---"
 		diff -u --label a/drivers/android/binder_alloc.c \
 			--label b/drivers/android/binder_alloc.c old.c new.c || :

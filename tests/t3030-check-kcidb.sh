@@ -18,14 +18,14 @@ mkpatch() {
 	sed "$script" old.c >new.c
 	{
 		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
-		echo "From: A U Thor <author@example.invalid>"
+		echo "From: A U Thor <author@example.org>"
 		echo "Date: Mon, 30 Nov 2026 10:00:00 +0000"
 		[ -z "$msgid" ] || echo "Message-ID: <$msgid>"
 		echo "Subject: $subject"
 		echo
 		echo "A change to binder_alloc.c for the KCIDB tests."
 		echo
-		echo "Signed-off-by: A U Thor <author@example.invalid>"
+		echo "Signed-off-by: A U Thor <author@example.org>"
 		echo "---"
 		diff -u --label a/drivers/android/binder_alloc.c \
 			--label b/drivers/android/binder_alloc.c old.c new.c
