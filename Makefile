@@ -64,6 +64,7 @@ LIB_OBJS += tools/thread.o
 LIB_OBJS += tools/trailer.o
 LIB_OBJS += tools/util.o
 LIB_OBJS += tools/work.o
+LIB_OBJS += tools/workbench.o
 
 BUILTIN_OBJS =
 BUILTIN_OBJS += tools/cmd-b4-branch.o

@@ -14,16 +14,6 @@
  * same commit ids on every machine: they serve as cache keys.
  */
 
-/* The cache directory: $KSERIES_CACHE, else ~/.cache/kseries; borrowed. */
-const char *cache_dir(void);
-
-/*
- * The base kernel tree: $KSERIES_TREE, else <cache>/linux, when it is a
- * git repository; NULL otherwise (asked again at the next call: a
- * missing tree may be provisioned meanwhile). Borrowed.
- */
-const char *kernel_tree(void);
-
 struct applied {
 	char *base;		/* the base commit id */
 	GPtrArray *commits;	/* char *, one per applied patch, in order */

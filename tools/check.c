@@ -27,6 +27,7 @@
 #include "scratch.h"
 #include "subject.h"
 #include "util.h"
+#include "workbench.h"
 #include "banned.h"
 
 const char *const check_stage_names[] = {

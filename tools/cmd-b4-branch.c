@@ -31,6 +31,7 @@
 #include "run.h"
 #include "series.h"
 #include "util.h"
+#include "workbench.h"
 #include "banned.h"
 
 static const char b4_usage[] =

@@ -29,6 +29,7 @@
 #include "series.h"
 #include "source-id.h"
 #include "util.h"
+#include "workbench.h"
 #include "banned.h"
 
 static const char check_usage[] =
@@ -370,7 +371,7 @@ static json_t *check_version(struct series *s, int version,
 		} else if (!(ctx.tree = ensure_tree())) {
 			r.status = ST_FAIL;
 			r.summary = g_strdup("no base tree: kernel/provision-base failed or is missing");
-		} else if (apply_series(ctx.tree, base ? base : "v7.2.13", ctx.files,
+		} else if (apply_series(ctx.tree, base ? base : WORKBENCH_DEFAULT_BASE, ctx.files,
 					true, &a) < 0) {
 			char *msg;
 
@@ -378,7 +379,7 @@ static json_t *check_version(struct series *s, int version,
 			if (a.failed >= 0 && (guint)a.failed < ctx.files->len) {
 				char *bn = g_path_get_basename(ctx.files->pdata[a.failed]);
 
-				msg = g_strdup_printf("does not apply to %s", base ? base : "v7.2.13");
+				msg = g_strdup_printf("does not apply to %s", base ? base : WORKBENCH_DEFAULT_BASE);
 				finding_add(&r, "apply", bn, 0, "error", msg, a.failed + 1);
 				g_free(bn);
 				g_free(msg);
@@ -394,7 +395,7 @@ static json_t *check_version(struct series *s, int version,
 		} else {
 			r.status = a.three_way ? ST_WARN : ST_PASS;
 			r.summary = g_strdup_printf("%u patches on %s%s", ctx.files->len,
-						    base ? base : "v7.2.13",
+						    base ? base : WORKBENCH_DEFAULT_BASE,
 						    a.three_way ? " (3-way fallback)" : "");
 			if (a.three_way)
 				finding_add(&r, "apply", "", 0, "warning",

@@ -20,6 +20,7 @@
 #include "series.h"
 #include "subject.h"
 #include "util.h"
+#include "workbench.h"
 #include "banned.h"
 
 static const char diff_usage[] =
@@ -220,7 +221,7 @@ int cmd_diff(int argc, const char **argv)
 	} else if (!patches_only && kernel_tree()) {
 		const char *base = series_get(&s, "series.base");
 
-		ret = range_diff(kernel_tree(), base ? base : "v7.2.13", fa, fb,
+		ret = range_diff(kernel_tree(), base ? base : WORKBENCH_DEFAULT_BASE, fa, fb,
 				 va, vb);
 	} else {
 		ret = diff_patches(fa, fb, va, vb);

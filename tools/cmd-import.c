@@ -25,6 +25,7 @@
 #include "series.h"
 #include "subject.h"
 #include "util.h"
+#include "workbench.h"
 #include "banned.h"
 
 static const char import_usage[] =
@@ -512,7 +513,7 @@ static int read_items(const char *mbox, GPtrArray *mails, GPtrArray *items)
 
 int cmd_import(int argc, const char **argv)
 {
-	const char *name = NULL, *mbox = NULL, *base = "v7.2.13";
+	const char *name = NULL, *mbox = NULL, *base = WORKBENCH_DEFAULT_BASE;
 	GPtrArray *mails = NULL, *items = NULL, *outs = NULL;
 	GHashTable *links = NULL;
 	GArray *kvs = NULL;

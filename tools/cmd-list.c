@@ -12,6 +12,7 @@
 #include "feedback.h"
 #include "series.h"
 #include "util.h"
+#include "workbench.h"
 #include "banned.h"
 
 /*

@@ -33,6 +33,7 @@
 #include "run.h"
 #include "series.h"
 #include "util.h"
+#include "workbench.h"
 #include "banned.h"
 
 static const char send_usage[] =

@@ -15,6 +15,7 @@
 #include "run.h"
 #include "subject.h"
 #include "util.h"
+#include "workbench.h"
 #include "banned.h"
 
 

@@ -24,9 +24,9 @@
 #include "subject.h"
 #include "trailer.h"
 #include "util.h"
+#include "workbench.h"
 #include "banned.h"
 
-#define DEFAULT_BASE "v7.2.13"
 
 static int cmp_str(gconstpointer a, gconstpointer b)
 {
@@ -1238,7 +1238,7 @@ int format_version(struct series *s, int version,
 	f->version = version;
 	f->change_id = g_strdup(series_get(s, "series.change-id"));
 	if (!base)
-		base = DEFAULT_BASE;
+		base = WORKBENCH_DEFAULT_BASE;
 	if (version < 1 || !version_exists(s, version)) {
 		error("no version v%d of '%s'", version, s->name);
 		goto out;

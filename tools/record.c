@@ -16,6 +16,7 @@
 #include "subject.h"
 #include "util.h"
 #include "work.h"
+#include "workbench.h"
 #include "banned.h"
 
 /* A patch of the version compared against. */

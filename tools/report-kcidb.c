@@ -9,6 +9,7 @@
 #include "mail.h"
 #include "report-kcidb.h"
 #include "util.h"
+#include "workbench.h"
 #include "banned.h"
 
 /* KCIDB caps every log_excerpt at 16384 characters. */
@@ -189,7 +190,7 @@ static json_t *checkout(const struct series *s, int version, json_t *checked,
 
 	if (base)
 		json_object_set_new(co, "git_commit_hash", json_string(base));
-	json_object_set_new(co, "git_commit_name", json_string(tag ? tag : "v7.2.13"));
+	json_object_set_new(co, "git_commit_name", json_string(tag ? tag : WORKBENCH_DEFAULT_BASE));
 	add_patchset(co, s, version);
 	snprintf(key, sizeof(key), "version.%d.message-id", version);
 	if (series_get(s, key)) {

@@ -397,6 +397,16 @@ const char *series_get(const struct series *s, const char *key)
 	return v && v->len ? v->pdata[v->len - 1] : NULL;
 }
 
+const char *series_version_get(const struct series *s, int version,
+			       const char *key)
+{
+	char *k = g_strdup_printf("version.%d.%s", version, key);
+	const char *v = series_get(s, k);
+
+	g_free(k);
+	return v;
+}
+
 /* A value as git config writes it (config.c, write_pair()). */
 static void conf_quote(GString *out, const char *v)
 {
@@ -566,6 +576,16 @@ int series_set(struct series *s, const char *key, const char *value)
 	if (old && !strcmp(old, value))
 		return 0;
 	return conf_write(s, key, value, false);
+}
+
+int series_version_set(struct series *s, int version, const char *key,
+		       const char *value)
+{
+	char *k = g_strdup_printf("version.%d.%s", version, key);
+	int ret = series_set(s, k, value);
+
+	g_free(k);
+	return ret;
 }
 
 int series_add(struct series *s, const char *key, const char *value)

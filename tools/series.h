@@ -45,6 +45,12 @@ GPtrArray *series_list_names(void);
  * borrowed from s.
  */
 const char *series_get(const struct series *s, const char *key);
+/*
+ * The one accessor of a version's keys: series_version_get(s, 2,
+ * "message-id") is series_get(s, "version.2.message-id").
+ */
+const char *series_version_get(const struct series *s, int version,
+			       const char *key);
 /* All values of a multi-valued key (e.g. series.cc); NULL if none. */
 GPtrArray *series_get_all(const struct series *s, const char *key);
 
@@ -57,6 +63,9 @@ GPtrArray *series_get_all(const struct series *s, const char *key);
  * refused with an error naming the key (nothing is written).
  */
 int series_set(struct series *s, const char *key, const char *value);
+/* series_set() of "version.<version>.<key>". */
+int series_version_set(struct series *s, int version, const char *key,
+		       const char *value);
 /*
  * Adds a value to a multi-valued key unless already present, as git
  * config --add would but at the end of the file (under a new [section]

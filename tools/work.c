@@ -14,6 +14,7 @@
 #include "subject.h"
 #include "util.h"
 #include "work.h"
+#include "workbench.h"
 #include "banned.h"
 
 int work_git(const char *dir, const char *const *env, const char *in,
