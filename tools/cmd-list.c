@@ -10,6 +10,7 @@
 #include "apply.h"
 #include "builtin.h"
 #include "feedback.h"
+#include "parse-options.h"
 #include "series.h"
 #include "util.h"
 #include "workbench.h"
@@ -58,18 +59,19 @@ static char *last_check(const char *name, int version)
 	return buf ? buf : g_strdup("never checked");
 }
 
+static const char list_usage[] = "kseries list";
+
 int cmd_list(int argc, const char **argv)
 {
+	const struct option options[] = {
+		OPT_END(),
+	};
 	GPtrArray *names;
 	int ret = 0;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			printf("usage: kseries list\n");
-			return 0;
-		}
-		usage("kseries list");
-	}
+	argc = parse_options(argc, argv, "list", options, list_usage, 0);
+	if (argc)
+		usage(list_usage);
 	names = series_list_names();
 	for (guint i = 0; i < names->len; i++) {
 		struct series s;

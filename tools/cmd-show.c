@@ -7,6 +7,7 @@
 
 #include "builtin.h"
 #include "mail.h"
+#include "parse-options.h"
 #include "series.h"
 #include "subject.h"
 #include "util.h"
@@ -75,18 +76,18 @@ static int show_version(const struct series *s, int v)
 
 int cmd_show(int argc, const char **argv)
 {
+	const struct option options[] = {
+		OPT_END(),
+	};
 	struct series s;
 	char *name;
 	int version, ret = 0;
 	GArray *versions;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: %s\n", show_usage);
-		return 0;
-	}
-	if (argc != 2)
+	argc = parse_options(argc, argv, "show", options, show_usage, 0);
+	if (argc != 1)
 		usage(show_usage);
-	if (series_parse_spec(argv[1], &name, &version) < 0)
+	if (series_parse_spec(argv[0], &name, &version) < 0)
 		return EXIT_USAGE;
 	if (series_load(name, &s) < 0) {
 		g_free(name);
