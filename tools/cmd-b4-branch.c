@@ -28,6 +28,7 @@
 #include "builtin.h"
 #include "format.h"
 #include "ident.h"
+#include "parse-options.h"
 #include "run.h"
 #include "series.h"
 #include "util.h"
@@ -172,31 +173,21 @@ int cmd_b4_branch(int argc, const char **argv)
 	GPtrArray *env = NULL;
 	const char *repo;
 	int version, ret = EXIT_FINDINGS;
+	const struct option options[] = {
+		OPT_STRING_F('w', "worktree", &wt_opt, "DIR",
+			     "the branch's worktree (default: wt/b4-NAME in the cache)",
+			     PARSE_OPT_NOCONFIG),
+		OPT_STRING_F('n', "name", &name_opt, "NAME",
+			     "the branch's name (default: b4/SERIES)",
+			     PARSE_OPT_NOCONFIG),
+		OPT_BOOL_F(0, "force", &force, "replace the branch if it exists",
+			   PARSE_OPT_NOCONFIG),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			printf("usage: %s\n", b4_usage);
-			return 0;
-		} else if (!strcmp(a, "-w") || !strcmp(a, "--worktree")) {
-			if (++i >= argc)
-				usage(b4_usage);
-			wt_opt = argv[i];
-		} else if (!strcmp(a, "-n") || !strcmp(a, "--name")) {
-			if (++i >= argc)
-				usage(b4_usage);
-			name_opt = argv[i];
-		} else if (!strcmp(a, "--force")) {
-			force = true;
-		} else if (a[0] == '-' || spec) {
-			usage(b4_usage);
-		} else {
-			spec = a;
-		}
-	}
-	if (!spec)
+	if (parse_options(argc, argv, "b4-branch", options, b4_usage, 0) != 1)
 		usage(b4_usage);
+	spec = argv[0];
 	if (!have_program("b4"))
 		die("b4 is not installed");
 	if (name_opt && (!safe_component(name_opt) || strchr(name_opt, ' ')))

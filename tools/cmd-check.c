@@ -23,6 +23,7 @@
 #include "check-b4.h"
 #include "ident.h"
 #include "mail.h"
+#include "parse-options.h"
 #include "progress.h"
 #include "report-kcidb.h"
 #include "run.h"
@@ -549,6 +550,51 @@ static int check_b4(struct opts *o)
 	return 0;
 }
 
+/* --stage NAME: one of the stage table's names; --no-stage: all of them */
+static int stage_cb(const struct option *opt, const char *arg, bool unset)
+{
+	GPtrArray *stages = opt->value;
+	bool known = false;
+
+	if (unset) {
+		g_ptr_array_set_size(stages, 0);
+		return 0;
+	}
+	for (int k = 0; check_stage_names[k]; k++)
+		known |= !strcmp(check_stage_names[k], arg);
+	if (!known)
+		die("unknown stage '%s'", arg);
+	g_ptr_array_add(stages, (char *)arg);
+	return 0;
+}
+
+/*
+ * Versions are checked one at a time (they share the worktree and the
+ * build directories); -j is the parallelism of the kernel builds inside
+ * them.
+ */
+static int jobs_cb(const struct option *opt, const char *arg, bool unset)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (*end || n < 1 || n > 1024)
+		die("-j wants a number of jobs, not '%s'", arg);
+	g_setenv("KSERIES_JOBS", arg, TRUE);
+	return 0;
+}
+
+/* -h: the options, then the stage names */
+static int help_cb(const struct option *opt, const char *arg, bool unset)
+{
+	parse_options_help(stdout, "check", opt->value, check_usage);
+	printf("\nstages:");
+	for (int k = 0; check_stage_names[k]; k++)
+		printf(" %s", check_stage_names[k]);
+	printf("\n");
+	exit(0);
+}
+
 int cmd_check(int argc, const char **argv)
 {
 	struct opts o = { .stages = g_ptr_array_new() };
@@ -556,53 +602,37 @@ int cmd_check(int argc, const char **argv)
 	json_t *results = json_array(), *kcidb = NULL;
 	bool all = false, b4 = false;
 	int failed = 0, ret = 0;
+	const struct option options[] = {
+		OPT_CALLBACK_F('h', "help", (void *)options, NULL,
+			       "this help and the stage names", help_cb,
+			       PARSE_OPT_NOARG | PARSE_OPT_NONEG |
+			       PARSE_OPT_NOCONFIG | PARSE_OPT_HIDDEN),
+		OPT_BOOL_F(0, "all", &all, "every series of the store",
+			   PARSE_OPT_NOCONFIG),
+		OPT_CALLBACK(0, "stage", o.stages, "NAME",
+			     "run this stage (repeatable; default all)",
+			     stage_cb),
+		/* outputs are chosen per run: --b4 refuses them */
+		OPT_BOOL_F(0, "json", &o.json, "the results as JSON on stdout",
+			   PARSE_OPT_NOCONFIG),
+		OPT_STRING_F(0, "kcidb", &o.kcidb, "FILE",
+			     "the results as KCIDB v5.3 JSON in FILE",
+			     PARSE_OPT_NOCONFIG),
+		OPT_BOOL(0, "no-cache", &o.no_cache,
+			 "run every stage again, ignoring cached results"),
+		OPT_CALLBACK_F('j', NULL, NULL, "N",
+			       "parallel jobs of the kernel builds", jobs_cb,
+			       PARSE_OPT_NONEG),
+		OPT_BOOL('v', "verbose", &o.verbose, "say which stage runs, and each build"),
+		OPT_BOOL_F(0, "b4", &b4,
+			   "b4's review-check protocol: a message on stdin",
+			   PARSE_OPT_NOCONFIG),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: %s\nstages:", check_usage);
-			for (int k = 0; check_stage_names[k]; k++)
-				printf(" %s", check_stage_names[k]);
-			printf("\n");
-			return 0;
-		} else if (!strcmp(argv[i], "--all")) {
-			all = true;
-		} else if (!strcmp(argv[i], "--json")) {
-			o.json = true;
-		} else if (!strcmp(argv[i], "--b4")) {
-			b4 = true;
-		} else if (!strcmp(argv[i], "--no-cache")) {
-			o.no_cache = true;
-		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
-			o.verbose = true;
-		} else if (!strcmp(argv[i], "--stage") && i + 1 < argc) {
-			bool known = false;
-
-			for (int k = 0; check_stage_names[k]; k++)
-				known |= !strcmp(check_stage_names[k], argv[i + 1]);
-			if (!known)
-				die("unknown stage '%s'", argv[i + 1]);
-			g_ptr_array_add(o.stages, (char *)argv[++i]);
-		} else if (!strcmp(argv[i], "--kcidb") && i + 1 < argc) {
-			o.kcidb = argv[++i];
-		} else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
-			/*
-			 * Versions are checked one at a time (they share the
-			 * worktree and the build directories); -j is the
-			 * parallelism of the kernel builds inside them.
-			 */
-			char *end;
-			long n = strtol(argv[++i], &end, 10);
-
-			if (*end || n < 1 || n > 1024)
-				die("-j wants a number of jobs, not '%s'", argv[i]);
-			g_setenv("KSERIES_JOBS", argv[i], TRUE);
-		} else if (argv[i][0] == '-') {
-			error("unknown option '%s'", argv[i]);
-			usage(check_usage);
-		} else {
-			g_ptr_array_add(specs, g_strdup(argv[i]));
-		}
-	}
+	argc = parse_options(argc, argv, "check", options, check_usage, 0);
+	for (int i = 0; i < argc; i++)
+		g_ptr_array_add(specs, g_strdup(argv[i]));
 	if (b4) {
 		if (all || specs->len || o.json || o.kcidb)
 			usage(check_usage);
@@ -672,15 +702,13 @@ int cmd_check(int argc, const char **argv)
 
 int cmd_status(int argc, const char **argv)
 {
+	const struct option options[] = {
+		OPT_END(),
+	};
 	GPtrArray *names;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			printf("usage: kseries status\n");
-			return 0;
-		}
+	if (parse_options(argc, argv, "status", options, "kseries status", 0))
 		usage("kseries status");
-	}
 	names = series_list_names();
 	for (guint i = 0; i < names->len; i++) {
 		struct series s;

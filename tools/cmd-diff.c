@@ -16,6 +16,7 @@
 #include "apply.h"
 #include "builtin.h"
 #include "mail.h"
+#include "parse-options.h"
 #include "run.h"
 #include "series.h"
 #include "subject.h"
@@ -187,27 +188,18 @@ int cmd_diff(int argc, const char **argv)
 	struct series s;
 	GPtrArray *fa, *fb;
 	int va, vb, ret;
+	const struct option options[] = {
+		OPT_BOOL(0, "patches-only", &patches_only,
+			 "compare the patch texts, not a range-diff on the base"),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: %s\n", diff_usage);
-			return 0;
-		} else if (!strcmp(argv[i], "--patches-only")) {
-			patches_only = true;
-		} else if (argv[i][0] == '-') {
-			usage(diff_usage);
-		} else if (!spec) {
-			spec = argv[i];
-		} else if (!sa) {
-			sa = argv[i];
-		} else if (!sb) {
-			sb = argv[i];
-		} else {
-			usage(diff_usage);
-		}
-	}
-	if (!sb)
+	argc = parse_options(argc, argv, "diff", options, diff_usage, 0);
+	if (argc != 3)
 		usage(diff_usage);
+	spec = argv[0];
+	sa = argv[1];
+	sb = argv[2];
 	va = parse_v(sa);
 	vb = parse_v(sb);
 	if (!va || !vb)

@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "feedback.h"
+#include "parse-options.h"
 #include "series.h"
 #include "util.h"
 #include "banned.h"
@@ -26,16 +27,20 @@ static int ingest(int argc, const char **argv)
 	struct series s;
 	unsigned written, kept;
 	int ret;
+	const struct option options[] = {
+		OPT_END(),
+	};
 
-	if (argc != 3)
+	if (parse_options(argc, argv, "feedback", options, feedback_usage,
+			  0) != 2)
 		usage(feedback_usage);
-	if (!safe_component(argv[1]))
-		die("bad series name '%s'", argv[1]);
-	if (!is_file(argv[2]))
-		die("cannot read '%s'", argv[2]);
-	if (series_load(argv[1], &s) < 0)
+	if (!safe_component(argv[0]))
+		die("bad series name '%s'", argv[0]);
+	if (!is_file(argv[1]))
+		die("cannot read '%s'", argv[1]);
+	if (series_load(argv[0], &s) < 0)
 		return EXIT_FATAL;
-	ret = feedback_ingest(&s, argv[2], &written, &kept);
+	ret = feedback_ingest(&s, argv[1], &written, &kept);
 	if (!ret)
 		printf("%s: %u feedback record(s) written, %u unchanged\n",
 		       s.name, written, kept);
@@ -50,22 +55,21 @@ static int resolve(int argc, const char **argv)
 	size_t len;
 	struct feedback_item *it;
 	int ret;
+	/* a status and a note are one comment's: never from git config */
+	const struct option options[] = {
+		OPT_STRING_F(0, "status", &status, "STATUS",
+			     "addressed, open, outdated or wontfix",
+			     PARSE_OPT_NOCONFIG),
+		OPT_STRING_F(0, "note", &note, "TEXT", "why, in a few words",
+			     PARSE_OPT_NOCONFIG),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--status") && i + 1 < argc)
-			status = argv[++i];
-		else if (starts_with(argv[i], "--status="))
-			status = argv[i] + 9;
-		else if (!strcmp(argv[i], "--note") && i + 1 < argc)
-			note = argv[++i];
-		else if (starts_with(argv[i], "--note="))
-			note = argv[i] + 7;
-		else if (argv[i][0] == '-' || id)
-			usage(feedback_usage);
-		else
-			id = argv[i];
-	}
-	if (!id || !status)
+	if (parse_options(argc, argv, "feedback", options, feedback_usage,
+			  0) != 1)
+		usage(feedback_usage);
+	id = argv[0];
+	if (!status)
 		usage(feedback_usage);
 	if (feedback_status_parse(status) < 0 || !strcmp(status, "unknown")) {
 		error("unknown status '%s'", status);
@@ -128,17 +132,15 @@ static int show(int argc, const char **argv)
 	GPtrArray *items;
 	struct feedback_ctx *ctx;
 	json_t *arr = NULL;
+	const struct option options[] = {
+		OPT_BOOL(0, "json", &json, "the comments as JSON"),
+		OPT_END(),
+	};
 
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (argv[i][0] == '-' || spec)
-			usage(feedback_usage);
-		else
-			spec = argv[i];
-	}
-	if (!spec)
+	if (parse_options(argc, argv, "feedback", options, feedback_usage,
+			  0) != 1)
 		usage(feedback_usage);
+	spec = argv[0];
 	if (series_parse_spec(spec, &name, &version) < 0)
 		return EXIT_USAGE;
 	if (series_load(name, &s) < 0) {
@@ -206,13 +208,14 @@ static int show(int argc, const char **argv)
 	return ret;
 }
 
+/* argv[1] "ingest" or "resolve" is a subcommand; else show's SERIES */
 int cmd_feedback(int argc, const char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+	if (argc < 2)
 		usage(feedback_usage);
 	if (!strcmp(argv[1], "ingest"))
 		return ingest(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "resolve"))
 		return resolve(argc - 1, argv + 1);
-	return show(argc - 1, argv + 1);
+	return show(argc, argv);
 }

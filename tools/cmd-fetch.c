@@ -15,6 +15,7 @@
 #include "builtin.h"
 #include "fetch.h"
 #include "lore.h"
+#include "parse-options.h"
 #include "series.h"
 #include "util.h"
 #include "banned.h"
@@ -76,22 +77,17 @@ int cmd_fetch(int argc, const char **argv)
 	bool all = false;
 	int ret = EXIT_FINDINGS;
 	guint n = 0;
+	const struct option options[] = {
+		OPT_BOOL_F(0, "all", &all, "every series of the store",
+			   PARSE_OPT_NOCONFIG),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: %s\n", fetch_usage);
-			g_ptr_array_unref(names);
-			return 0;
-		} else if (!strcmp(argv[i], "--all")) {
-			all = true;
-		} else if (argv[i][0] == '-') {
-			error("unknown option '%s'", argv[i]);
-			usage(fetch_usage);
-		} else if (!safe_component(argv[i])) {
+	argc = parse_options(argc, argv, "fetch", options, fetch_usage, 0);
+	for (int i = 0; i < argc; i++) {
+		if (!safe_component(argv[i]))
 			die("bad series name '%s'", argv[i]);
-		} else {
-			g_ptr_array_add(names, g_strdup(argv[i]));
-		}
+		g_ptr_array_add(names, g_strdup(argv[i]));
 	}
 	if (all == !!names->len)
 		usage(fetch_usage);

@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "format.h"
+#include "parse-options.h"
 #include "series.h"
 #include "util.h"
 #include "banned.h"
@@ -29,46 +30,34 @@ int cmd_format(int argc, const char **argv)
 	struct series s;
 	bool verbose = false;
 	int version, ret;
+	/* git format-patch's own keys too: format.outputDirectory, ... */
+	const struct option options[] = {
+		{ .type = OPTION_STRING, .short_name = 'o',
+		  .long_name = "output-dir", .value = &dir, .argh = "DIR",
+		  .help = "write the mails into DIR (outside the store)",
+		  .config = "format.outputDirectory" },
+		{ .type = OPTION_SET_INT, .long_name = "cover-letter",
+		  .value = &o.cover, .defval = 1,
+		  .help = "a cover letter (default: for more than one patch)",
+		  .config = "format.coverLetter" },
+		OPT_STRING_F(0, "in-reply-to", &o.in_reply_to, "MSGID",
+			     "thread onto MSGID, not the previous posting",
+			     PARSE_OPT_NOCONFIG),
+		OPT_BOOL(0, "thread", &o.thread,
+			 "In-Reply-To the previous posting (default)"),
+		OPT_BOOL(0, "recipients", &o.recipients,
+			 "To/Cc from the notes and get_maintainer.pl (default)"),
+		OPT_BOOL(0, "trailers", &o.trailers,
+			 "apply the trailers collected in review (default)"),
+		OPT_BOOL('v', "verbose", &verbose, "the trailers added and the notes, on stderr"),
+		OPT_END(),
+	};
 
 	format_opts_init(&o);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			printf("usage: %s\n", format_usage);
-			return 0;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output-dir")) {
-			if (++i >= argc)
-				usage(format_usage);
-			dir = argv[i];
-		} else if (starts_with(a, "--output-dir=")) {
-			dir = a + strlen("--output-dir=");
-		} else if (!strcmp(a, "--cover-letter")) {
-			o.cover = 1;
-		} else if (!strcmp(a, "--no-cover-letter")) {
-			o.cover = 0;
-		} else if (!strcmp(a, "--in-reply-to")) {
-			if (++i >= argc)
-				usage(format_usage);
-			o.in_reply_to = argv[i];
-		} else if (starts_with(a, "--in-reply-to=")) {
-			o.in_reply_to = a + strlen("--in-reply-to=");
-		} else if (!strcmp(a, "--no-thread")) {
-			o.thread = false;
-		} else if (!strcmp(a, "--no-recipients")) {
-			o.recipients = false;
-		} else if (!strcmp(a, "--no-trailers")) {
-			o.trailers = false;
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			verbose = true;
-		} else if (a[0] == '-' || spec) {
-			usage(format_usage);
-		} else {
-			spec = a;
-		}
-	}
-	if (!spec || !dir || !*dir)
+	argc = parse_options(argc, argv, "format", options, format_usage, 0);
+	if (argc != 1 || !dir || !*dir)
 		usage(format_usage);
+	spec = argv[0];
 	if (format_dir_in_store(dir)) {
 		error("'%s' is inside the series store: write the mails elsewhere",
 		      dir);

@@ -22,6 +22,7 @@
 
 #include "builtin.h"
 #include "mail.h"
+#include "parse-options.h"
 #include "series.h"
 #include "subject.h"
 #include "util.h"
@@ -524,36 +525,27 @@ int cmd_import(int argc, const char **argv)
 	int version = 0, total = 0, npatches = 0, ret = EXIT_FATAL;
 	int lock = -1, nreplies = 0;
 	bool new_series, new_version;
+	const char *version_arg = NULL;
+	const struct option options[] = {
+		OPT_STRING_F('v', "version", &version_arg, "N",
+			     "import vN of the mbox (default: the one it holds)",
+			     PARSE_OPT_NOCONFIG),
+		OPT_STRING(0, "base", &base, "REV",
+			   "the base of a new series (default: the base tree's)"),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: %s\n", import_usage);
-			return 0;
-		} else if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-v")) {
-			char *end;
-
-			if (++i >= argc)
-				usage(import_usage);
-			version = (int)strtol(argv[i], &end, 10);
-			if (*end || version < 1 || version > 9999)
-				die("bad version '%s'", argv[i]);
-		} else if (!strcmp(argv[i], "--base")) {
-			if (++i >= argc)
-				usage(import_usage);
-			base = argv[i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			error("unknown option '%s'", argv[i]);
-			usage(import_usage);
-		} else if (!name) {
-			name = argv[i];
-		} else if (!mbox) {
-			mbox = argv[i];
-		} else {
-			usage(import_usage);
-		}
-	}
-	if (!name || !mbox)
+	if (parse_options(argc, argv, "import", options, import_usage, 0) != 2)
 		usage(import_usage);
+	name = argv[0];
+	mbox = argv[1];
+	if (version_arg) {
+		char *end;
+
+		version = (int)strtol(version_arg, &end, 10);
+		if (*end || version < 1 || version > 9999)
+			die("bad version '%s'", version_arg);
+	}
 	if (!safe_component(name) || name[0] == '.')
 		die("bad series name '%s'", name);
 	if (!safe_component(base) && !strchr(base, '/'))

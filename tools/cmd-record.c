@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "parse-options.h"
 #include "record.h"
 #include "series.h"
 #include "util.h"
@@ -24,23 +25,20 @@ int cmd_record(int argc, const char **argv)
 	char *tree = NULL, *branch = NULL;
 	struct series s = { 0 };
 	int ret = EXIT_FINDINGS;
+	/* the tree's git config key is kseries.tree (work.h) */
+	const struct option options[] = {
+		OPT_STRING_F('w', "worktree", &tree_opt, "TREE",
+			     "your kernel tree (default: kseries.tree, or here)",
+			     PARSE_OPT_NOCONFIG),
+		OPT_STRING_F('b', "branch", &branch_opt, "BRANCH",
+			     "the branch (default: the series' name)",
+			     PARSE_OPT_NOCONFIG),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: %s\n", record_usage);
-			return 0;
-		} else if (!strcmp(argv[i], "-w") && i + 1 < argc) {
-			tree_opt = argv[++i];
-		} else if (!strcmp(argv[i], "-b") && i + 1 < argc) {
-			branch_opt = argv[++i];
-		} else if (argv[i][0] == '-' || name) {
-			usage(record_usage);
-		} else {
-			name = argv[i];
-		}
-	}
-	if (!name)
+	if (parse_options(argc, argv, "record", options, record_usage, 0) != 1)
 		usage(record_usage);
+	name = argv[0];
 	if (!safe_component(name))
 		die("bad series name '%s'", name);
 	if (series_load(name, &s) < 0)

@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "mail.h"
+#include "parse-options.h"
 #include "review.h"
 #include "util.h"
 #include "banned.h"
@@ -48,23 +49,20 @@ static int review_extract_cmd(int argc, const char **argv)
 	GString *in = NULL;
 	int ret = 0, got;
 	unsigned flags;
+	bool json = true;
+	/* stateless (DESIGN.md §3): nothing is read from git config */
+	const struct option options[] = {
+		OPT_BOOL_F(0, "json", &json, "JSON (the only output there is)",
+			   PARSE_OPT_NONEG),
+		OPT_BOOL(0, "quoted", &quoted,
+			 "add the review recovered from quoted replies"),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			continue;	/* the only output there is */
-		else if (!strcmp(argv[i], "--quoted"))
-			quoted = true;	/* add review recovered from quotes */
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			usage(review_usage);
-		else if (argv[i][0] == '-' && argv[i][1])
-			usage(review_usage);	/* "-" alone is stdin */
-		else if (path)
-			usage(review_usage);
-		else
-			path = argv[i];
-	}
-	if (!path)
+	/* "-" alone is stdin */
+	if (parse_options(argc, argv, NULL, options, review_usage, 0) != 1)
 		usage(review_usage);
+	path = argv[0];
 	/* only review recovered from quotes looks at the recipients */
 	flags = MAIL_NO_RAW | (quoted ? 0 : MAIL_NO_RECIPIENTS);
 	if (!strcmp(path, "-")) {

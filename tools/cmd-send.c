@@ -30,6 +30,7 @@
 #include "format.h"
 #include "ident.h"
 #include "mail.h"
+#include "parse-options.h"
 #include "run.h"
 #include "series.h"
 #include "util.h"
@@ -300,36 +301,23 @@ int cmd_send(int argc, const char **argv)
 	struct send_opts so = { .to = g_ptr_array_new(),
 				.cc = g_ptr_array_new() };
 	int ret;
+	const struct option options[] = {
+		OPT_BOOL('d', "dry-run", &so.dry_run,
+			 "show what would be sent, send nothing"),
+		OPT_BOOL(0, "b4", &so.b4, "send with b4 send, from a b4 branch"),
+		OPT_STRING_F('w', "worktree", &so.wt, "DIR",
+			     "the b4 branch's worktree (with --b4)",
+			     PARSE_OPT_NOCONFIG),
+		OPT_BOOL(0, "no-sign", &so.no_sign,
+			 "no patatt signature (with --b4)"),
+		OPT_STRING_LIST(0, "to", so.to, "ADDR", "one more To:"),
+		OPT_STRING_LIST(0, "cc", so.cc, "ADDR", "one more Cc:"),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			printf("usage: %s\n", send_usage);
-			return 0;
-		} else if (!strcmp(a, "-d") || !strcmp(a, "--dry-run")) {
-			so.dry_run = true;
-		} else if (!strcmp(a, "--b4")) {
-			so.b4 = true;
-		} else if (!strcmp(a, "--no-sign")) {
-			so.no_sign = true;
-		} else if (!strcmp(a, "-w") || !strcmp(a, "--worktree")) {
-			if (++i >= argc)
-				usage(send_usage);
-			so.wt = argv[i];
-		} else if (!strcmp(a, "--to") || !strcmp(a, "--cc")) {
-			if (++i >= argc)
-				usage(send_usage);
-			g_ptr_array_add(a[2] == 't' ? so.to : so.cc,
-					(char *)argv[i]);
-		} else if (a[0] == '-' || so.spec) {
-			usage(send_usage);
-		} else {
-			so.spec = a;
-		}
-	}
-	if (!so.spec)
+	if (parse_options(argc, argv, "send", options, send_usage, 0) != 1)
 		usage(send_usage);
+	so.spec = argv[0];
 	if (!so.dry_run && getenv("KSERIES_NO_SEND") &&
 	    *getenv("KSERIES_NO_SEND"))
 		die("KSERIES_NO_SEND is set: only --dry-run is allowed");

@@ -9,6 +9,7 @@
 
 #include "builtin.h"
 #include "mail.h"
+#include "parse-options.h"
 #include "series.h"
 #include "util.h"
 #include "banned.h"
@@ -43,49 +44,65 @@ static const struct cmd {
 
 static const char usage_text[] =
 	"kseries [-C DIR] COMMAND [ARGS]\n"
-	"       kseries -h | --version\n";
+	"       kseries -h | --version";
 
 static void print_help(FILE *fp)
 {
-	fprintf(fp, "usage: %s\ncommands:\n", usage_text);
+	fprintf(fp, "usage: %s\n\ncommands:\n", usage_text);
 	for (size_t i = 0; i < G_N_ELEMENTS(cmds); i++)
 		fprintf(fp, "  %-10s %s\n", cmds[i].name, cmds[i].help);
 }
 
+static int help_cb(const struct option *opt, const char *arg, bool unset)
+{
+	print_help(stdout);
+	exit(0);
+}
+
+static int version_cb(const struct option *opt, const char *arg, bool unset)
+{
+	printf("kseries %s\n", KSERIES_VERSION);
+	exit(0);
+}
+
+/* `kseries CMD -h` answers outside a store too (completion asks it) */
+static bool wants_help(int argc, const char **argv)
+{
+	return argc == 2 && (!strcmp(argv[1], "-h") ||
+			     !strcmp(argv[1], "--help"));
+}
+
 int main(int argc, const char **argv)
 {
-	int i;
+	const char *dir = NULL;
+	const struct option options[] = {
+		OPT_CALLBACK_F('h', "help", NULL, NULL, "this help", help_cb,
+			       PARSE_OPT_NOARG | PARSE_OPT_NONEG),
+		OPT_CALLBACK_F(0, "version", NULL, NULL, "the version",
+			       version_cb, PARSE_OPT_NOARG | PARSE_OPT_NONEG),
+		OPT_STRING('C', NULL, &dir, "DIR", "the store is DIR"),
+		OPT_END(),
+	};
 
 	signal(SIGPIPE, SIG_IGN);
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			print_help(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--version")) {
-			printf("kseries %s\n", KSERIES_VERSION);
-			return 0;
-		} else if (!strcmp(argv[i], "-C")) {
-			if (++i >= argc)
-				usage(usage_text);
-			store_set_top(argv[i]);
-		} else {
-			fprintf(stderr, "kseries: unknown option '%s'\n", argv[i]);
-			usage(usage_text);
-		}
-	}
-	if (i >= argc) {
+	argc = parse_options(argc, argv, NULL, options, usage_text,
+			     PARSE_OPT_STOP_AT_NON_OPTION);
+	if (dir)
+		store_set_top(dir);
+	if (!argc) {
 		print_help(stderr);
 		return EXIT_USAGE;
 	}
 	for (size_t c = 0; c < G_N_ELEMENTS(cmds); c++) {
-		if (strcmp(cmds[c].name, argv[i]))
+		if (strcmp(cmds[c].name, argv[0]))
 			continue;
-		if ((cmds[c].flags & NEED_STORE) && !store_top())
+		if ((cmds[c].flags & NEED_STORE) && !store_top() &&
+		    !wants_help(argc, argv))
 			die("not in a kseries store (no series/ directory here or above)");
 		mail_init();
-		return cmds[c].fn(argc - i, argv + i);
+		return cmds[c].fn(argc, argv);
 	}
-	fprintf(stderr, "kseries: '%s' is not a kseries command\n", argv[i]);
+	fprintf(stderr, "kseries: '%s' is not a kseries command\n", argv[0]);
 	print_help(stderr);
 	return EXIT_USAGE;
 }
