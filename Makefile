@@ -37,6 +37,18 @@ endif
 
 PROGRAM = kseries
 
+# The version: in a git checkout, `git describe` of the tree (a tag vX.Y
+# is X.Y; without a tag, VERSION-g<commit>; -dirty when changed); else
+# (a tarball, git archive) the VERSION file.
+KSERIES_VERSION := $(shell \
+	if test -e .git && d=$$(git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null); then \
+		echo "$$d" | sed 's/^v//'; \
+	elif test -e .git && d=$$(git describe --always --dirty 2>/dev/null); then \
+		echo "$$(cat VERSION)-g$$d"; \
+	else \
+		cat VERSION; \
+	fi)
+
 # The library: everything but main.
 LIB_OBJS =
 LIB_OBJS += tools/anchor.o
@@ -120,11 +132,19 @@ $(PROGRAM): $(OBJS) tools/.build-flags
 # What check's cached results depend on of kseries itself: its sources,
 # whatever the compiler flags (a sanitized build reuses a plain one's).
 SOURCE_ID_INPUTS = $(sort $(wildcard tools/*.c) \
-	$(filter-out tools/source-id.h,$(wildcard tools/*.h)))
+	$(filter-out tools/source-id.h tools/version.h,$(wildcard tools/*.h)))
 tools/source-id.h: $(SOURCE_ID_INPUTS)
 	@printf '#define KSERIES_SOURCE_ID "%s"\n' \
 		"$$(cat $(SOURCE_ID_INPUTS) | sha256sum | cut -c1-64)" >$@+ && mv $@+ $@
 tools/cmd-check.o: tools/source-id.h
+
+tools/version.h: FORCE
+	@printf '#define KSERIES_VERSION "%s"\n' '$(subst ','\'',$(KSERIES_VERSION))' >$@+ && \
+	if cmp -s $@+ $@; then rm -f $@+; else mv $@+ $@; fi
+tools/kseries.o: tools/version.h
+
+version:
+	@echo '$(subst ','\'',$(KSERIES_VERSION))'
 
 tools/lib.a: $(LIB_OBJS)
 	$(QUIET_LINK)$(AR) rcs $@ $(LIB_OBJS)
@@ -230,8 +250,10 @@ clean:
 	$(RM) $(PROGRAM) tools/*.o tools/*.d tools/lib.a tools/source-id.h tools/.build-flags tests/unit/*.o \
 		tests/unit/*.d $(UNIT_TESTS) $(FUZZERS)
 	$(RM) -r tests/fuzz/obj
+	$(RM) tools/version.h
 
-.PHONY: all check check-kernel test bench fuzz fuzz-replay format clean FORCE
+.PHONY: all check check-kernel test bench fuzz fuzz-replay format clean \
+	version FORCE
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)
 .SECONDARY: $(FUZZ_OBJS)

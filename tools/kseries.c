@@ -12,9 +12,8 @@
 #include "parse-options.h"
 #include "series.h"
 #include "util.h"
+#include "version.h"
 #include "banned.h"
-
-#define KSERIES_VERSION "0.1"
 
 enum cmd_flags {
 	NEED_STORE = 1 << 0,	/* must run inside a store (series/) */
