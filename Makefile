@@ -55,6 +55,7 @@ LIB_OBJS += tools/anchor.o
 LIB_OBJS += tools/apply.o
 LIB_OBJS += tools/check.o
 LIB_OBJS += tools/check-b4.o
+LIB_OBJS += tools/color.o
 LIB_OBJS += tools/feedback.o
 LIB_OBJS += tools/fetch.o
 LIB_OBJS += tools/format.o

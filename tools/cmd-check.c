@@ -21,6 +21,7 @@
 #include "builtin.h"
 #include "check.h"
 #include "check-b4.h"
+#include "color.h"
 #include "ident.h"
 #include "mail.h"
 #include "parse-options.h"
@@ -244,8 +245,9 @@ static void print_result(const struct check_ctx *ctx,
 {
 	const struct finding *f = r->findings->len ? r->findings->pdata[0] : NULL;
 
-	printf("%-22s v%-2d %-10s %-4s %3u  %s%s", ctx->s->name, ctx->version,
-	       r->name, stage_status_name(r->status), r->findings->len,
+	printf("%-22s v%-2d %-10s %s %3u  %s%s", ctx->s->name, ctx->version,
+	       r->name, color_status(stage_status_name(r->status), 4),
+	       r->findings->len,
 	       r->cached ? "(cached) " : "", r->summary ? r->summary : "");
 	if (f && f->line)
 		printf("\n%33s first: %s:%d: %s: %s", "", f->file, f->line,
@@ -729,9 +731,12 @@ int cmd_status(int argc, const char **argv)
 				json_t *j = json_load_file(path, 0, NULL);
 
 				if (j) {
+					const char *word = json_string_value(
+						json_object_get(j, "status"));
+
 					g_string_append_printf(line, " %s:%s",
 						check_stage_names[st],
-						json_string_value(json_object_get(j, "status")));
+						color_status(word, 0));
 					any = true;
 					json_decref(j);
 				}

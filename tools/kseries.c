@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include "builtin.h"
+#include "color.h"
 #include "mail.h"
 #include "parse-options.h"
 #include "series.h"
@@ -42,7 +43,7 @@ static const struct cmd {
 };
 
 static const char usage_text[] =
-	"kseries [-C DIR] COMMAND [ARGS]\n"
+	"kseries [-C DIR] [--[no-]color] COMMAND [ARGS]\n"
 	"       kseries -h | --version";
 
 static void print_help(FILE *fp)
@@ -64,6 +65,12 @@ static int version_cb(const struct option *opt, const char *arg, bool unset)
 	exit(0);
 }
 
+static int color_cb(const struct option *opt, const char *arg, bool unset)
+{
+	color_set(unset ? COLOR_NEVER : COLOR_ALWAYS);
+	return 0;
+}
+
 /* `kseries CMD -h` answers outside a store too (completion asks it) */
 static bool wants_help(int argc, const char **argv)
 {
@@ -80,10 +87,14 @@ int main(int argc, const char **argv)
 		OPT_CALLBACK_F(0, "version", NULL, NULL, "the version",
 			       version_cb, PARSE_OPT_NOARG | PARSE_OPT_NONEG),
 		OPT_STRING('C', NULL, &dir, "DIR", "the store is DIR"),
+		OPT_CALLBACK_F(0, "color", NULL, NULL,
+			       "colour status words even off a terminal",
+			       color_cb, PARSE_OPT_NOARG),
 		OPT_END(),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
+	/* no config: kseries.color is color.h's */
 	argc = parse_options(argc, argv, NULL, options, usage_text,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	if (dir)
