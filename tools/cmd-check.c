@@ -602,7 +602,7 @@ int cmd_check(int argc, const char **argv)
 	struct opts o = { .stages = g_ptr_array_new() };
 	GPtrArray *specs = g_ptr_array_new_with_free_func(g_free);
 	json_t *results = json_array(), *kcidb = NULL;
-	bool all = false, b4 = false;
+	bool all = false, b4 = false, list_stages = false;
 	int failed = 0, ret = 0;
 	const struct option options[] = {
 		OPT_CALLBACK_F('h', "help", (void *)options, NULL,
@@ -629,10 +629,23 @@ int cmd_check(int argc, const char **argv)
 		OPT_BOOL_F(0, "b4", &b4,
 			   "b4's review-check protocol: a message on stdin",
 			   PARSE_OPT_NOCONFIG),
+		OPT_BOOL_F(0, "list-stages", &list_stages,
+			   "the stage names, one a line, in order",
+			   PARSE_OPT_NOCONFIG | PARSE_OPT_NONEG),
 		OPT_END(),
 	};
 
 	argc = parse_options(argc, argv, "check", options, check_usage, 0);
+	if (list_stages) {
+		if (argc)
+			usage(check_usage);
+		for (int k = 0; check_stage_names[k]; k++)
+			printf("%s\n", check_stage_names[k]);
+		g_ptr_array_unref(specs);
+		g_ptr_array_unref(o.stages);
+		json_decref(results);
+		return 0;
+	}
 	for (int i = 0; i < argc; i++)
 		g_ptr_array_add(specs, g_strdup(argv[i]));
 	if (b4) {
