@@ -8,6 +8,9 @@
 #   make bench           benchmarks, reported as ratios
 #   make fuzz            short libFuzzer runs of every parser harness
 #   make fuzz-replay     replay the committed fuzz inputs, fuzz briefly (CI)
+#   make doc             the man pages, doc/*.1 from doc/*.1.scd (scdoc)
+#   make install         binary, man pages, bash completion under
+#                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
 -include config.mak
 
 CC ?= cc
@@ -33,6 +36,7 @@ endif
 ifndef V
 QUIET_CC = @echo '   ' CC $@;
 QUIET_LINK = @echo '   ' LINK $@;
+QUIET_GEN = @echo '   ' GEN $@;
 endif
 
 PROGRAM = kseries
@@ -147,6 +151,28 @@ tools/kseries.o: tools/version.h
 version:
 	@echo '$(subst ','\'',$(KSERIES_VERSION))'
 
+# Man pages: doc/kseries.1.scd and doc/kseries-COMMAND.1.scd, by scdoc.
+SCDOC ?= scdoc
+MAN_PAGES = $(patsubst %.scd,%,$(sort $(wildcard doc/*.1.scd)))
+
+doc: $(MAN_PAGES)
+
+doc/%.1: doc/%.1.scd
+	$(QUIET_GEN)$(SCDOC) <$< >$@+ && mv $@+ $@
+
+PREFIX ?= /usr/local
+bindir = $(PREFIX)/bin
+mandir = $(PREFIX)/share/man
+bashcompdir = $(PREFIX)/share/bash-completion/completions
+INSTALL ?= install
+
+install: all doc
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(bindir)' '$(DESTDIR)$(mandir)/man1' \
+		'$(DESTDIR)$(bashcompdir)'
+	$(INSTALL) -m 755 $(PROGRAM) '$(DESTDIR)$(bindir)/$(PROGRAM)'
+	$(INSTALL) -m 644 $(MAN_PAGES) '$(DESTDIR)$(mandir)/man1/'
+	$(INSTALL) -m 644 completion/kseries.bash '$(DESTDIR)$(bashcompdir)/kseries'
+
 tools/lib.a: $(LIB_OBJS)
 	$(QUIET_LINK)$(AR) rcs $@ $(LIB_OBJS)
 
@@ -251,10 +277,10 @@ clean:
 	$(RM) $(PROGRAM) tools/*.o tools/*.d tools/lib.a tools/source-id.h tools/.build-flags tests/unit/*.o \
 		tests/unit/*.d $(UNIT_TESTS) $(FUZZERS)
 	$(RM) -r tests/fuzz/obj
-	$(RM) tools/version.h
+	$(RM) tools/version.h $(MAN_PAGES)
 
-.PHONY: all check check-kernel test bench fuzz fuzz-replay format clean \
-	version FORCE
+.PHONY: all check check-kernel test bench fuzz fuzz-replay format clean doc \
+	install version FORCE
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)
 .SECONDARY: $(FUZZ_OBJS)
