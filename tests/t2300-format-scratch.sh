@@ -68,7 +68,7 @@ test_expect_success 'killed in format-patch: the next run sweeps its branch and 
 	: >hang &&
 	PATH=$TRASH/bin:$PATH TMPDIR=$TRASH/tmp setsid "$KSERIES" format three -o out1 >/dev/null 2>&1 &
 	pid=$! &&
-	for i in $(seq 1 300); do
+	for i in $(seq 1 1200); do
 		test -e hang.reached && break
 		sleep 0.1
 	done &&
@@ -88,7 +88,7 @@ test_expect_success 'a run does not sweep the directories of a live one' '
 	: >hang && rm -f hang.reached &&
 	PATH=$TRASH/bin:$PATH TMPDIR=$TRASH/tmp setsid "$KSERIES" format three -o out3 >/dev/null 2>&1 &
 	pid=$! &&
-	for i in $(seq 1 300); do
+	for i in $(seq 1 1200); do
 		test -e hang.reached && break
 		sleep 0.1
 	done &&
