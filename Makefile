@@ -59,6 +59,7 @@ LIB_OBJS += tools/anchor.o
 LIB_OBJS += tools/apply.o
 LIB_OBJS += tools/check.o
 LIB_OBJS += tools/check-b4.o
+LIB_OBJS += tools/check-cache.o
 LIB_OBJS += tools/color.o
 LIB_OBJS += tools/feedback.o
 LIB_OBJS += tools/fetch.o
@@ -71,12 +72,27 @@ LIB_OBJS += tools/patch.o
 LIB_OBJS += tools/progress.o
 LIB_OBJS += tools/recipients.o
 LIB_OBJS += tools/record.o
+LIB_OBJS += tools/report-b4.o
+LIB_OBJS += tools/report-json.o
 LIB_OBJS += tools/report-kcidb.o
+LIB_OBJS += tools/report-text.o
 LIB_OBJS += tools/review.o
 LIB_OBJS += tools/run.o
 LIB_OBJS += tools/scratch.o
 LIB_OBJS += tools/series.o
+LIB_OBJS += tools/stage.o
+LIB_OBJS += tools/stage-apply.o
+LIB_OBJS += tools/stage-build.o
+LIB_OBJS += tools/stage-checkpatch.o
+LIB_OBJS += tools/stage-cocci.o
+LIB_OBJS += tools/stage-feedback.o
+LIB_OBJS += tools/stage-format.o
+LIB_OBJS += tools/stage-kunit.o
+LIB_OBJS += tools/stage-model.o
 LIB_OBJS += tools/stage-provenance.o
+LIB_OBJS += tools/stage-rust.o
+LIB_OBJS += tools/stage-script.o
+LIB_OBJS += tools/stage-sparse.o
 LIB_OBJS += tools/subject.o
 LIB_OBJS += tools/thread.o
 LIB_OBJS += tools/trailer.o
@@ -141,7 +157,7 @@ SOURCE_ID_INPUTS = $(sort $(wildcard tools/*.c) \
 tools/source-id.h: $(SOURCE_ID_INPUTS)
 	@printf '#define KSERIES_SOURCE_ID "%s"\n' \
 		"$$(cat $(SOURCE_ID_INPUTS) | sha256sum | cut -c1-64)" >$@+ && mv $@+ $@
-tools/cmd-check.o: tools/source-id.h
+tools/check-cache.o: tools/source-id.h
 
 tools/version.h: FORCE
 	@printf '#define KSERIES_VERSION "%s"\n' '$(subst ','\'',$(KSERIES_VERSION))' >$@+ && \

@@ -67,23 +67,4 @@ bool b4_message_matches(const struct b4_message *m, const struct mail *stored,
 int b4_locate(const char *raw, size_t len, char **name, int *version,
 	      int *index);
 
-/*
- * The stages --b4 runs when no --stage names others: the per-patch ones
- * that need no kernel build or VM, so that b4 review answers in seconds
- * (apply always runs). NULL-terminated; a name the stage table lacks is
- * ignored.
- */
-extern const char *const b4_default_stages[];
-
-/*
- * The protocol's array for patch index of a checked version (the object
- * check_version() returns): for a patch, the per-patch stages (apply,
- * format, provenance, checkpatch, build) judged by that patch's
- * findings, apply by whether this patch applied (after those before it)
- * or where the series stopped; for the cover letter, every stage that
- * ran, as the terminal shows it. Skipped stages are left out. New
- * reference.
- */
-json_t *b4_report(json_t *checked, int index);
-
 #endif

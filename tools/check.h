@@ -7,36 +7,14 @@
 #include <jansson.h>
 
 #include "series.h"
+#include "stage.h"
 
 /*
  * The check pipeline (DESIGN.md §4). A version is applied to its base as
- * commits (apply.h); each stage then looks at it and reports a status
- * and findings. A finding's identity is (tool, file, normalized message):
- * never its line number, so that findings before and after a series can
- * be compared and only those the series adds are reported.
+ * commits (apply.h); each stage of the table below then looks at it and
+ * reports a status and findings (stage.h). Results are kept by content
+ * (check-cache.h): an unchanged version is served from the cache.
  */
-enum stage_status { ST_PASS, ST_WARN, ST_FAIL, ST_SKIP };
-
-struct finding {
-	char *tool;
-	char *file;		/* tree path, or the patch file's name */
-	int line;		/* 0 when none */
-	char *severity;		/* "error", "warning", "check", "note" */
-	char *message;
-	int patch;		/* 1-based patch it concerns, 0 for the series */
-};
-
-struct stage_result {
-	const char *name;
-	enum stage_status status;
-	char *summary;		/* one line: what was done, or why skipped */
-	GPtrArray *findings;	/* struct finding * */
-	char *log;		/* path of the full log, or NULL */
-	double seconds;
-	bool cached;
-	char *missing;		/* a tool the stage needs is not installed:
-				 * status skip, never cached; or NULL */
-};
 
 /* What the stages see of one version being checked. */
 struct check_ctx {
@@ -56,19 +34,14 @@ struct check_ctx {
 	bool verbose;
 };
 
-const char *stage_status_name(enum stage_status st);
-
-/* The stage table, in pipeline order; NULL-terminated names. */
-extern const char *const check_stage_names[];
-
 /*
- * Runs stage name on ctx into res (a fresh result). Never fails: a
- * stage that cannot run reports ST_FAIL with the reason, or ST_SKIP when
- * what it needs is not applicable to this series, or ST_SKIP with
- * res->missing set when a program it runs is not installed.
+ * Sets up ctx for version of s: its patch files, the workbench's
+ * directories, the results directory (made) and the worktree's path.
+ * The base, the commits and the touched paths come from the apply stage
+ * (stage-apply.c). check_ctx_release() frees what ctx owns.
  */
-void check_run_stage(struct check_ctx *ctx, const char *name,
-		     struct stage_result *res);
+void check_ctx_init(struct check_ctx *ctx, struct series *s, int version);
+void check_ctx_release(struct check_ctx *ctx);
 
 /* What a stage reads besides the commits and kseries: its cache key. */
 enum {
@@ -82,40 +55,64 @@ enum {
 	CHECK_IN_SERIES = 1 << 7,	/* every version's mails and
 					 * thread.mbox, series.conf, and the
 					 * sender (ident.h) */
+	CHECK_IN_KUNIT = 1 << 8,	/* the version's kunitconfig and
+					 * kunit-arch (stage-kunit.c) */
 };
-unsigned check_stage_inputs(const char *name);
+
+/* How a stage takes part in the pipeline. */
+enum {
+	/* always run first, never cached: it yields the commits the
+	 * other stages' cache keys are made of */
+	CHECK_F_FIRST = 1 << 0,
+	/* its findings name the patch they concern (check --b4) */
+	CHECK_F_PER_PATCH = 1 << 1,
+	/* light enough for b4 review's answer: --b4 without --stage */
+	CHECK_F_B4 = 1 << 2,
+};
+
+struct check_stage {
+	const char *name;
+	/*
+	 * Runs the stage on ctx into r (a fresh result). Never fails: a
+	 * stage that cannot run reports ST_FAIL with the reason, or ST_SKIP
+	 * when what it needs is not applicable to this series, or ST_SKIP
+	 * with r->missing set when a program it runs is not installed.
+	 */
+	void (*fn)(struct check_ctx *ctx, struct stage_result *r);
+	unsigned inputs;	/* CHECK_IN_* */
+	unsigned flags;		/* CHECK_F_* */
+};
+
+/* The stage table, in pipeline order: apply first. */
+extern const struct check_stage check_stages[];
+extern const size_t check_nr_stages;
+
+/* The row named name, or NULL. */
+const struct check_stage *check_stage_find(const char *name);
 
 /*
- * The kunit stage's run count: KSERIES_KUNIT_RUNS, else the version's
- * "version.N.kunit", else "1"; NULL when it is not a count (1-9999).
+ * Runs stage st on ctx into r, after looking up the programs it needs
+ * (a missing one skips it, uncached); a stage left ST_PASS gets the
+ * status its findings give (stage_result_settle()).
  */
-const char *check_kunit_runs(const struct check_ctx *ctx);
+void check_run_stage(struct check_ctx *ctx, const struct check_stage *st,
+		     struct stage_result *r);
 
-/* The provenance stage (stage-provenance.c). */
-void stage_provenance(struct check_ctx *ctx, struct stage_result *r);
-/*
- * False for a result that says nothing about the series: a stage whose
- * tool is missing. Such a result is reported, never kept in the cache,
- * so that the next check, with the tool installed, runs the stage.
- */
-bool stage_result_cacheable(const struct stage_result *r);
-
-void stage_result_init(struct stage_result *r, const char *name);
-void stage_result_release(struct stage_result *r);
-void finding_add(struct stage_result *r, const char *tool, const char *file,
-		 int line, const char *severity, const char *message,
-		 int patch);
-/* The finding's identity: tool, file and message with white space folded. */
-char *finding_id(const struct finding *f);
-
-json_t *stage_result_to_json(const struct stage_result *r);
-int stage_result_from_json(json_t *j, struct stage_result *r);
+struct check_opts {
+	GPtrArray *stages;	/* names; empty = all */
+	bool no_cache, verbose;
+	/* called with each result as it is known; may be NULL */
+	void (*report)(const struct check_ctx *ctx,
+		       const struct stage_result *r);
+};
 
 /*
- * Checks out rev in the worktree (made on first use), taking the
- * worktree's lock until check_release_worktree(), called after each stage.
+ * Checks version of s: applies it, then runs (or serves from the cache)
+ * each wanted stage, writes the version's summary file, and returns the
+ * version's result object ({series, version, base, tip, stages}, new
+ * reference). *failed is set when a stage failed.
  */
-int check_checkout(struct check_ctx *ctx, const char *rev);
-void check_release_worktree(struct check_ctx *ctx);
+json_t *check_version(struct series *s, int version,
+		      const struct check_opts *o, int *failed);
 
 #endif

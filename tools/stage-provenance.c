@@ -401,8 +401,8 @@ static void report(struct checked *c, int line, const char *sev,
 		(*c->traced)++;
 	} else {
 		g_hash_table_add(c->flagged, GINT_TO_POINTER(line));
-		finding_add(c->r, "provenance", c->file, line, sev, full,
-			    c->index);
+		stage_finding(c->r, "provenance", AT(c->file, line, c->index),
+			      (enum severity)severity_parse(sev), "%s", full);
 	}
 	g_free(full);
 	g_free(msg);
@@ -704,10 +704,10 @@ void stage_provenance(struct check_ctx *ctx, struct stage_result *r)
 		g_free(base);
 	}
 	for (guint i = 0; i < r->findings->len; i++) {
-		const char *sev = ((struct finding *)r->findings->pdata[i])->severity;
+		enum severity sev = ((struct finding *)r->findings->pdata[i])->sev;
 
-		errors += !strcmp(sev, "error");
-		warnings += !strcmp(sev, "warning");
+		errors += sev == SEV_ERROR;
+		warnings += sev == SEV_WARNING;
 	}
 	r->status = errors ? ST_FAIL : warnings ? ST_WARN : ST_PASS;
 	g_free(r->summary);

@@ -21,4 +21,27 @@ const char *cache_dir(void);
  */
 const char *kernel_tree(void);
 
+/*
+ * The workbench scripts (kernel/) and rules (cocci/) that a check uses:
+ * $KSERIES_KERNEL_DIR / $KSERIES_COCCI_DIR, else the store's own when it
+ * has them (this repository), else those beside the kseries program.
+ * Borrowed.
+ */
+const char *workbench_kernel_dir(void);
+const char *workbench_cocci_dir(void);
+
+/*
+ * The base tree, provisioned through kernel/provision-base when it is
+ * missing and $KSERIES_TREE does not name one; NULL when it cannot be
+ * had. Borrowed.
+ */
+const char *workbench_ensure_tree(void);
+
+/*
+ * The toolchain's versions as the sid chroot records them
+ * (<cache>/sid/.kseries-versions), a cache key's input; NULL when there
+ * is no such record. New string, its length in *len.
+ */
+char *workbench_toolchain_versions(size_t *len);
+
 #endif
