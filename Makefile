@@ -70,6 +70,7 @@ LIB_OBJS += tools/mail.o
 LIB_OBJS += tools/parse-options.o
 LIB_OBJS += tools/patch.o
 LIB_OBJS += tools/progress.o
+LIB_OBJS += tools/rangediff.o
 LIB_OBJS += tools/recipients.o
 LIB_OBJS += tools/record.o
 LIB_OBJS += tools/report-b4.o

@@ -229,6 +229,31 @@ void check_cache_store(const struct check_ctx *ctx, const char *key,
 	g_free(path);
 }
 
+char *check_cache_patches_key(const char *base, GPtrArray *fa,
+			      GPtrArray *fb)
+{
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA1);
+	char *buf, *key;
+	size_t len;
+
+	g_checksum_update(sum, (const guchar *)base, (gssize)strlen(base) + 1);
+	for (int k = 0; k < 2; k++) {
+		GPtrArray *f = k ? fb : fa;
+
+		for (guint i = 0; i < f->len; i++) {
+			if (read_file(f->pdata[i], MAIL_MAX_FILE, &buf, &len) < 0)
+				continue;
+			g_checksum_update(sum, (const guchar *)buf, (gssize)len);
+			g_checksum_update(sum, (const guchar *)"\n\1\n", 3);
+			g_free(buf);
+		}
+		g_checksum_update(sum, (const guchar *)"\n\2\n", 3);
+	}
+	key = g_strdup(g_checksum_get_string(sum));
+	g_checksum_free(sum);
+	return key;
+}
+
 static char *blob_path(const char *area, const char *key)
 {
 	return g_build_filename(cache_dir(), "results", area, key, NULL);

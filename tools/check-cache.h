@@ -42,6 +42,14 @@ bool check_cache_load(const struct check_ctx *ctx, const char *key,
 void check_cache_store(const struct check_ctx *ctx, const char *key,
 		       const struct stage_result *r);
 
+/*
+ * The key of a computation over two versions' patches on base: the
+ * base and the bytes of each patch file of fa, then of fb (SHA-1, hex).
+ * New string.
+ */
+char *check_cache_patches_key(const char *base, GPtrArray *fa,
+			      GPtrArray *fb);
+
 /* The blob results/<area>/<key>: 0 and *buf (new), or -1 when none. */
 int check_cache_blob_get(const char *area, const char *key, char **buf,
 			 size_t *len);

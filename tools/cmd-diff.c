@@ -17,6 +17,7 @@
 #include "builtin.h"
 #include "mail.h"
 #include "parse-options.h"
+#include "rangediff.h"
 #include "run.h"
 #include "series.h"
 #include "subject.h"
@@ -155,26 +156,13 @@ static int range_diff(const char *tree, const char *base, GPtrArray *fa,
 	 * A version posted against another tree may not apply to ours: then
 	 * the patches alone are compared, and the user is told why.
 	 */
-	if (apply_series(tree, base, fa, true, &a) < 0 ||
-	    apply_series(tree, base, fb, true, &b) < 0) {
+	if (rangediff_apply(tree, base, fa, fb, &a, &b) < 0) {
 		fprintf(stderr, "kseries: v%d does not apply to %s: comparing the patches alone\n",
 			a.failed >= 0 ? va : vb, base);
 		ret = diff_patches(fa, fb, va, vb);
 		goto out;
 	}
-	{
-		char *ra = g_strdup_printf("%s..%s", a.base,
-					   a.commits->len ? (char *)a.commits->pdata[a.commits->len - 1] : a.base);
-		char *rb = g_strdup_printf("%s..%s", b.base,
-					   b.commits->len ? (char *)b.commits->pdata[b.commits->len - 1] : b.base);
-		const char *argv[] = { "git", "range-diff", "--no-color", ra, rb,
-				       NULL };
-
-		fflush(stdout);
-		ret = run_passthrough(tree, argv) == 0 ? 0 : -1;
-		g_free(ra);
-		g_free(rb);
-	}
+	ret = rangediff_print(tree, &a, &b);
 out:
 	applied_release(&a);
 	applied_release(&b);

@@ -11,6 +11,7 @@
 #include "feedback.h"
 #include "mail.h"
 #include "patch.h"
+#include "rangediff.h"
 #include "review.h"
 #include "run.h"
 #include "subject.h"
@@ -814,139 +815,26 @@ static const struct vpatch *find_patch(const struct vinfo *vi,
 }
 
 /*
- * `git range-diff` of two versions applied to the series' base in the
- * kernel tree (apply.h): for each patch of A (0-based, cover excluded),
- * the patch of B it pairs with, -1 when none. NULL when it cannot be run
- * (no tree, a version does not apply). Results are kept under
- * <cache>/results/feedback-range-diff/, keyed by the base and the bytes
- * of both versions' patches.
+ * The pairing `git range-diff` makes of two versions applied to the
+ * series' base in the kernel tree (rangediff.h): for each patch of A
+ * (0-based, cover excluded), the patch of B it pairs with, -1 when none.
+ * NULL when it cannot be run (no tree, a version does not apply).
  */
-static GArray *parse_range_diff(const char *out, guint na)
-{
-	GArray *pairs = g_array_new(FALSE, FALSE, sizeof(int));
-	char **lines = g_strsplit(out, "\n", -1);
-	int none = -1;
-
-	for (guint i = 0; i < na; i++)
-		g_array_append_val(pairs, none);
-	/* "1:  2de5c6c35 ! 1:  4bf6b4450 title", '=' or '!' pair them */
-	for (char **l = lines; *l; l++) {
-		char *p = *l, *end;
-		long a, b;
-		char st;
-
-		while (*p == ' ')
-			p++;
-		a = strtol(p, &end, 10);
-		if (end == p || *end != ':')
-			continue;
-		p = end + 1;
-		while (*p == ' ')
-			p++;
-		while (*p && *p != ' ')
-			p++;	/* the commit */
-		if (*p != ' ' || !p[1])
-			continue;
-		st = p[1];
-		p += 2;
-		while (*p == ' ')
-			p++;
-		b = strtol(p, &end, 10);
-		if ((st != '=' && st != '!') || end == p || *end != ':' ||
-		    a < 1 || (guint)a > na || b < 1 || b > 9999)
-			continue;
-		g_array_index(pairs, int, a - 1) = (int)b - 1;
-	}
-	g_strfreev(lines);
-	return pairs;
-}
-
 static GArray *run_range_diff(const struct series *s, int va, int vb)
 {
 	const char *tree = kernel_tree();
 	const char *base = series_get(s, "series.base");
-	GPtrArray *fa = NULL, *fb = NULL;
-	GChecksum *sum;
+	GPtrArray *fa, *fb;
 	GArray *pairs = NULL;
-	char *path = NULL, *dir = NULL, *buf;
-	size_t len;
-	struct applied aa, ab;
 
 	if (!tree || !base || getenv("KSERIES_NO_RANGE_DIFF"))
 		return NULL;
 	fa = series_patch_files(s, va, false);
 	fb = series_patch_files(s, vb, false);
-	if (!fa->len || !fb->len)
-		goto out;
-	sum = g_checksum_new(G_CHECKSUM_SHA1);
-	g_checksum_update(sum, (const guchar *)base, (gssize)strlen(base) + 1);
-	for (int k = 0; k < 2; k++) {
-		GPtrArray *f = k ? fb : fa;
-
-		for (guint i = 0; i < f->len; i++) {
-			if (read_file(f->pdata[i], MAIL_MAX_FILE, &buf, &len) < 0)
-				continue;
-			g_checksum_update(sum, (const guchar *)buf, (gssize)len);
-			g_checksum_update(sum, (const guchar *)"\n\1\n", 3);
-			g_free(buf);
-		}
-		g_checksum_update(sum, (const guchar *)"\n\2\n", 3);
-	}
-	dir = g_build_filename(cache_dir(), "results", "feedback-range-diff", NULL);
-	path = g_build_filename(dir, g_checksum_get_string(sum), NULL);
-	g_checksum_free(sum);
-	if (is_file(path) && read_file(path, 1 << 20, &buf, &len) == 0) {
-		if (strncmp(buf, "none", 4))
-			pairs = parse_range_diff(buf, fa->len);
-		g_free(buf);
-		goto out;
-	}
-
-	applied_init(&aa);
-	applied_init(&ab);
-	if (apply_series(tree, base, fa, true, &aa) == 0 &&
-	    apply_series(tree, base, fb, true, &ab) == 0 && aa.commits->len &&
-	    ab.commits->len) {
-		char *ra = g_strdup_printf("%s..%s", aa.base,
-					   (char *)aa.commits->pdata[aa.commits->len - 1]);
-		char *rb = g_strdup_printf("%s..%s", ab.base,
-					   (char *)ab.commits->pdata[ab.commits->len - 1]);
-		const char *argv[] = { "git", "range-diff", "--no-color", "-s",
-				       ra, rb, NULL };
-		struct run_opts o = { .dir = tree, .capture_out = true,
-				      .capture_err = true };
-		struct run_result r = { 0 };
-
-		if (run_argv(argv, &o, &r) == 0 && r.status == 0)
-			pairs = parse_range_diff(r.out->str, fa->len);
-		if (r.out)
-			run_result_release(&r);
-		g_free(ra);
-		g_free(rb);
-	}
-	applied_release(&aa);
-	applied_release(&ab);
-	if (mkdir_p(dir) == 0) {
-		GString *c = g_string_new(pairs ? "" : "none\n");
-
-		/* the cache holds range-diff's own form, read back above */
-		for (guint i = 0; pairs && i < pairs->len; i++) {
-			int b = g_array_index(pairs, int, i);
-
-			if (b >= 0)
-				g_string_append_printf(c, "%u:  x = %d:  x\n", i + 1,
-						       b + 1);
-		}
-		write_file_atomic(path, c->str, c->len);
-		g_string_free(c, TRUE);
-	}
-out:
-	if (fa)
-		g_ptr_array_unref(fa);
-	if (fb)
-		g_ptr_array_unref(fb);
-	g_free(path);
-	g_free(dir);
+	if (fa->len && fb->len)
+		pairs = rangediff_pairs(tree, base, fa, fb);
+	g_ptr_array_unref(fa);
+	g_ptr_array_unref(fb);
 	return pairs;
 }
 
