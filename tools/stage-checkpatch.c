@@ -14,111 +14,181 @@
 #include "util.h"
 #include "banned.h"
 
+/* How far the stored and the mailed form may drift before they meet. */
+#define MAILED_LOOKAHEAD 8
+
+/*
+ * For each line of mailed (1-based), the line of stored it is, 0 for a
+ * line format_stored_as_mailed() added (the sender's From:, a sign-off
+ * and the blank line before it). The forms differ by a few lines added
+ * or dropped: a short look-ahead finds where they meet again.
+ */
+static GArray *mailed_line_map(const char *stored, const char *mailed)
+{
+	char **a = g_strsplit(stored, "\n", -1);
+	char **b = g_strsplit(mailed, "\n", -1);
+	guint na = g_strv_length(a), nb = g_strv_length(b), i = 0, j = 0;
+	GArray *map = g_array_sized_new(FALSE, TRUE, sizeof(int), nb + 1);
+	int none = 0;
+
+	g_array_append_val(map, none);	/* lines count from 1 */
+	while (j < nb) {
+		guint ins = 0, del = 0;
+		int at;
+
+		if (i < na && !strcmp(a[i], b[j])) {
+			at = (int)++i;
+			g_array_append_val(map, at);
+			j++;
+			continue;
+		}
+		for (guint d = 1; d <= MAILED_LOOKAHEAD && !ins && !del; d++) {
+			if (i < na && j + d < nb && !strcmp(b[j + d], a[i]))
+				ins = d;
+			else if (i + d < na && !strcmp(a[i + d], b[j]))
+				del = d;
+		}
+		if (ins) {
+			for (; ins; ins--, j++)
+				g_array_append_val(map, none);
+		} else if (del) {
+			i += del;
+		} else {
+			/* a line changed in place */
+			at = i < na ? (int)++i : 0;
+			g_array_append_val(map, at);
+			j++;
+		}
+	}
+	g_strfreev(a);
+	g_strfreev(b);
+	return map;
+}
+
+/*
+ * checkpatch's "FILE:LINE: TYPE:KIND: message" lines of patch n (file
+ * base), their lines given in the stored file through map.
+ */
+static void parse_checkpatch(struct stage_result *r, const char *out,
+			     const char *base, int n, const GArray *map)
+{
+	char **lines = g_strsplit(out, "\n", -1);
+
+	for (char **l = lines; *l; l++) {
+		char *p = strstr(*l, ": ");
+		enum severity sev;
+		char *colon, *lineno;
+		int line = 0;
+
+		if (!p)
+			continue;
+		p += 2;
+		if (g_str_has_prefix(p, "ERROR:"))
+			sev = SEV_ERROR;
+		else if (g_str_has_prefix(p, "WARNING:"))
+			sev = SEV_WARNING;
+		else if (g_str_has_prefix(p, "CHECK:"))
+			sev = SEV_CHECK;
+		else
+			continue;
+		lineno = strchr(*l, ':');
+		if (lineno)
+			line = atoi(lineno + 1);
+		if (line > 0 && (guint)line < map->len)
+			line = g_array_index(map, int, line);
+		colon = strchr(p, ':');
+		stage_finding(r, "checkpatch", AT(base, line, n), sev, "%s",
+			      colon + 1);
+	}
+	g_strfreev(lines);
+}
+
+/*
+ * checkpatch.pl (cp) on patch i as format mails it (sender's From: and
+ * sign-off), written in tmp. -1 when it could not be run (r says why).
+ */
+static int checkpatch_one(struct check_ctx *ctx, struct stage_result *r,
+			  const char *cp, const char *tmp, guint i,
+			  GString *log)
+{
+	char *base = g_path_get_basename(ctx->files->pdata[i]);
+	char *path = g_build_filename(tmp, base, NULL);
+	/*
+	 * The base is a release tarball without history: commit ids
+	 * cannot be looked up there, so that check says nothing.
+	 */
+	const char *argv[] = { "perl", cp, "--strict", "--terse",
+			       "--show-types", "--no-summary",
+			       "--ignore", "UNKNOWN_COMMIT_ID",
+			       "--root", ctx->tree, path, NULL };
+	struct run_opts o = { .dir = ctx->tree, .capture_out = true,
+			      .capture_err = true, .timeout = 600 };
+	struct run_result res;
+	char *text = NULL, *mailed = NULL;
+	GArray *map = NULL;
+	size_t len;
+	int ret = -1;
+
+	if (read_file(ctx->files->pdata[i], MAIL_MAX_FILE, &text, &len) < 0) {
+		stage_fail(r, "cannot read the patch");
+		goto out;
+	}
+	mailed = format_stored_as_mailed(text, len, FORMAT_CHECK_SENDER);
+	if (write_file_atomic(path, mailed, strlen(mailed)) < 0) {
+		stage_fail(r, "cannot write the patch for checkpatch");
+		goto out;
+	}
+	if (run_argv(argv, &o, &res) < 0) {
+		stage_fail(r, "cannot run checkpatch");
+		goto out;
+	}
+	g_string_append_printf(log, "== %s (exit %d)\n%s%s", base,
+			       res.status, res.out->str, res.err->str);
+	/* 0: clean, 1: findings; anything else: it did not check */
+	if (res.status != 0 && res.status != 1)
+		stage_finding(r, "checkpatch", AT(base, 0, (int)i + 1),
+			      SEV_ERROR,
+			      "checkpatch.pl did not check the patch (see checkpatch.log)");
+	/* findings name the lines of the stored file, not the mailed one */
+	map = mailed_line_map(text, mailed);
+	parse_checkpatch(r, res.out->str, base, (int)i + 1, map);
+	run_result_release(&res);
+	ret = 0;
+out:
+	if (map)
+		g_array_unref(map);
+	g_free(text);
+	g_free(mailed);
+	g_free(path);
+	g_free(base);
+	return ret;
+}
+
 void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r)
 {
 	char *cp = g_build_filename(ctx->tree, "scripts", "checkpatch.pl", NULL);
-	GString *log = g_string_new(NULL);
+	GString *log;
 	char *tmp;
 
 	if (!is_file(cp)) {
 		stage_fail(r, "no scripts/checkpatch.pl in the base tree");
 		g_free(cp);
-		g_string_free(log, TRUE);
 		return;
 	}
 	tmp = scratch_dir_make("checkpatch");
 	if (!tmp) {
 		stage_fail(r, "cannot make a scratch directory for checkpatch");
 		g_free(cp);
-		g_string_free(log, TRUE);
 		return;
 	}
-	for (guint i = 0; i < ctx->files->len; i++) {
-		char *base = g_path_get_basename(ctx->files->pdata[i]);
-		char *path = g_build_filename(tmp, base, NULL);
-		/*
-		 * The base is a release tarball without history: commit ids
-		 * cannot be looked up there, so that check says nothing.
-		 */
-		const char *argv[] = { "perl", cp, "--strict", "--terse",
-				       "--show-types", "--no-summary",
-				       "--ignore", "UNKNOWN_COMMIT_ID",
-				       "--root", ctx->tree, path, NULL };
-		struct run_opts o = { .dir = ctx->tree, .capture_out = true,
-				      .capture_err = true, .timeout = 600 };
-		struct run_result res;
-		char **lines;
-		char *text = NULL, *mailed;
-		size_t len;
-
-		/* the patch as format mails it: sender's From: and sign-off */
-		if (read_file(ctx->files->pdata[i], MAIL_MAX_FILE, &text,
-			      &len) < 0) {
-			stage_fail(r, "cannot read the patch");
-			g_free(path);
-			g_free(base);
+	log = g_string_new(NULL);
+	for (guint i = 0; i < ctx->files->len; i++)
+		if (checkpatch_one(ctx, r, cp, tmp, i, log) < 0)
 			break;
-		}
-		mailed = format_stored_as_mailed(text, len, FORMAT_CHECK_SENDER);
-		g_free(text);
-		if (write_file_atomic(path, mailed, strlen(mailed)) < 0) {
-			stage_fail(r, "cannot write the patch for checkpatch");
-			g_free(mailed);
-			g_free(path);
-			g_free(base);
-			break;
-		}
-		g_free(mailed);
-		if (run_argv(argv, &o, &res) < 0) {
-			stage_fail(r, "cannot run checkpatch");
-			g_free(path);
-			g_free(base);
-			break;
-		}
-		g_free(path);
-		g_string_append_printf(log, "== %s (exit %d)\n%s%s", base,
-				       res.status, res.out->str, res.err->str);
-		/* 0: clean, 1: findings; anything else: it did not check */
-		if (res.status != 0 && res.status != 1)
-			stage_finding(r, "checkpatch", AT(base, 0, (int)i + 1),
-				      SEV_ERROR,
-				      "checkpatch.pl did not check the patch (see checkpatch.log)");
-		lines = g_strsplit(res.out->str, "\n", -1);
-		for (char **l = lines; *l; l++) {
-			/* FILE:LINE: TYPE:KIND: message */
-			char *p = strstr(*l, ": ");
-			enum severity sev;
-			char *colon, *lineno;
-			int line = 0;
-
-			if (!p)
-				continue;
-			p += 2;
-			if (g_str_has_prefix(p, "ERROR:"))
-				sev = SEV_ERROR;
-			else if (g_str_has_prefix(p, "WARNING:"))
-				sev = SEV_WARNING;
-			else if (g_str_has_prefix(p, "CHECK:"))
-				sev = SEV_CHECK;
-			else
-				continue;
-			lineno = strchr(*l, ':');
-			if (lineno)
-				line = atoi(lineno + 1);
-			colon = strchr(p, ':');
-			stage_finding(r, "checkpatch",
-				      AT(base, line, (int)i + 1), sev, "%s",
-				      colon + 1);
-		}
-		g_strfreev(lines);
-		g_free(base);
-		run_result_release(&res);
-	}
 	scratch_dir_remove(tmp);
 	stage_save_log(ctx, r, log->str, log->len);
 	stage_summary(r, "checkpatch --strict on %u patches (commit ids not checked: the base has no history)",
-		    ctx->files->len);
+		      ctx->files->len);
 	g_string_free(log, TRUE);
 	g_free(cp);
 }
-
