@@ -185,16 +185,16 @@ static json_t *checkout(const struct series *s, int version, json_t *checked,
 	const char *base = json_string_value(json_object_get(checked, "base"));
 	const char *tag = series_get(s, "series.base");
 	const char *title = series_get(s, "series.title");
-	char key[64], *msgid, *comment;
+	const char *posted = series_version_get(s, version, "message-id");
+	char *msgid, *comment;
 	json_t *co = json_pack("{s:s, s:s}", "id", cid, "origin", ORIGIN);
 
 	if (base)
 		json_object_set_new(co, "git_commit_hash", json_string(base));
 	json_object_set_new(co, "git_commit_name", json_string(tag ? tag : WORKBENCH_DEFAULT_BASE));
 	add_patchset(co, s, version);
-	snprintf(key, sizeof(key), "version.%d.message-id", version);
-	if (series_get(s, key)) {
-		msgid = g_strdup(series_get(s, key));
+	if (posted) {
+		msgid = g_strdup(posted);
 		g_strstrip(msgid);
 		if (*msgid == '<' && g_str_has_suffix(msgid, ">")) {
 			memmove(msgid, msgid + 1, strlen(msgid) - 2);

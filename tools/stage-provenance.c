@@ -193,11 +193,8 @@ static struct posting *posting_from_mail(const struct mail *m, int version)
 
 static bool version_posted(const struct series *s, int v)
 {
-	char key[64];
-	const char *origin;
+	const char *origin = series_version_get(s, v, "origin");
 
-	snprintf(key, sizeof(key), "version.%d.origin", v);
-	origin = series_get(s, key);
 	return origin && !strcmp(origin, "posted");
 }
 
@@ -292,20 +289,16 @@ static void evidence_load(struct evidence *ev, const struct series *s)
 		char *vdir = series_version_dir(s, v);
 		char *mbox = g_build_filename(vdir, "thread.mbox", NULL);
 		GPtrArray *mails = mail_array_new();
-		char key[64];
 		const char *id;
 
-		snprintf(key, sizeof(key), "version.%d.message-id", v);
-		id = series_get(s, key);
+		id = series_version_get(s, v, "message-id");
 		if (id && !format_msgid_reconstructed(s, id))
 			g_hash_table_add(ev->ids, g_strdup(id));
 		/* what a later posting linked to, or a thread answered */
-		snprintf(key, sizeof(key), "version.%d.in-reply-to", v);
-		id = series_get(s, key);
+		id = series_version_get(s, v, "in-reply-to");
 		if (id && !format_msgid_reconstructed(s, id))
 			g_hash_table_add(ev->ids, g_strdup(id));
-		snprintf(key, sizeof(key), "version.%d.link", v);
-		id = series_get(s, key);
+		id = series_version_get(s, v, "link");
 		if (id) {
 			GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
 
