@@ -13,7 +13,6 @@
 #include "check-cache.h"
 #include "format.h"
 #include "progress.h"
-#include "run.h"
 #include "series.h"
 #include "stage.h"
 #include "util.h"
@@ -91,67 +90,10 @@ void check_ctx_release(struct check_ctx *ctx)
 	ctx->wt_lock = -1;
 }
 
-/*
- * The programs a stage runs on this host (the kernel/ scripts run the
- * rest in the sid chroot they provision), looked up in PATH before the
- * stage starts; env names a variable that, when set, gives the command
- * instead (its first word is the program). Without one, the stage is
- * skipped with the reason and not cached (stage_tool_missing()).
- */
-static const struct stage_tool {
-	const char *stage;
-	const char *program;
-	const char *env;
-	const char *package;	/* Debian's */
-} stage_tools[] = {
-	{ "checkpatch", "perl", NULL, "perl" },
-	{ "build", "make", NULL, "make" },
-	{ "build", "gcc", NULL, "gcc" },
-	{ "cocci", "python3", NULL, "python3" },
-	{ "cocci", "spatch", "SPATCH", "coccinelle" },
-	{ "kunit", "python3", NULL, "python3" },
-	{ "kunit", "make", NULL, "make" },
-	{ "kunit", "gcc", NULL, "gcc" },
-};
-
-
-/* True, or false with r skipped, when stage's tools are all installed. */
-static bool have_stage_tools(const char *stage, struct stage_result *r)
-{
-	for (size_t i = 0; i < G_N_ELEMENTS(stage_tools); i++) {
-		const struct stage_tool *t = &stage_tools[i];
-		const char *env = t->env ? getenv(t->env) : NULL;
-		char **words = NULL, *cmd, *why;
-		bool found;
-
-		if (strcmp(t->stage, stage))
-			continue;
-		if (env && *env) {
-			cmd = g_strstrip(g_strdup(env));
-			words = g_strsplit_set(cmd, " \t", 2);
-			g_free(cmd);
-		}
-		found = have_program(words && words[0] ? words[0] : t->program);
-		if (!found) {
-			why = g_strdup_printf("%s is not installed (Debian package %s)%s%s",
-					      words && words[0] ? words[0] : t->program,
-					      t->package, words ? ", from $" : "",
-					      words ? t->env : "");
-			stage_tool_missing(r, t->program, why);
-			g_free(why);
-		}
-		g_strfreev(words);
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
 void check_run_stage(struct check_ctx *ctx, const struct check_stage *st,
 		     struct stage_result *r)
 {
-	if (have_stage_tools(st->name, r))
-		st->fn(ctx, r);
+	st->fn(ctx, r);
 	stage_result_settle(r);
 }
 

@@ -91,9 +91,8 @@ extern const size_t check_nr_stages;
 const struct check_stage *check_stage_find(const char *name);
 
 /*
- * Runs stage st on ctx into r, after looking up the programs it needs
- * (a missing one skips it, uncached); a stage left ST_PASS gets the
- * status its findings give (stage_result_settle()).
+ * Runs stage st on ctx into r; a stage left ST_PASS gets the status
+ * its findings give (stage_result_settle()).
  */
 void check_run_stage(struct check_ctx *ctx, const struct check_stage *st,
 		     struct stage_result *r);

@@ -213,7 +213,12 @@ static void build_failed(struct check_ctx *ctx, struct stage_result *r,
 	g_free(msg);
 }
 
-void stage_build(struct check_ctx *ctx, struct stage_result *r)
+static const struct stage_tool build_tools[] = {
+	{ "make", NULL, "make" },
+	{ "gcc", NULL, "gcc" },
+};
+
+static void build_run(struct check_ctx *ctx, struct stage_result *r)
 {
 	GArray *configs = configs_for(ctx);
 	GString *log = g_string_new(NULL), *names = g_string_new(NULL);
@@ -278,3 +283,8 @@ out:
 	g_array_unref(configs);
 }
 
+void stage_build(struct check_ctx *ctx, struct stage_result *r)
+{
+	if (stage_need_tools(r, build_tools, G_N_ELEMENTS(build_tools)))
+		build_run(ctx, r);
+}

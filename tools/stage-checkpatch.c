@@ -164,7 +164,11 @@ out:
 	return ret;
 }
 
-void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r)
+static const struct stage_tool checkpatch_tools[] = {
+	{ "perl", NULL, "perl" },
+};
+
+static void checkpatch_run(struct check_ctx *ctx, struct stage_result *r)
 {
 	char *cp = g_build_filename(ctx->tree, "scripts", "checkpatch.pl", NULL);
 	GString *log;
@@ -191,4 +195,10 @@ void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r)
 		      ctx->files->len);
 	g_string_free(log, TRUE);
 	g_free(cp);
+}
+
+void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r)
+{
+	if (stage_need_tools(r, checkpatch_tools, G_N_ELEMENTS(checkpatch_tools)))
+		checkpatch_run(ctx, r);
 }

@@ -56,7 +56,12 @@ static int run_cocci(struct check_ctx *ctx, GPtrArray *cfiles,
 	return ret;
 }
 
-void stage_cocci(struct check_ctx *ctx, struct stage_result *r)
+static const struct stage_tool cocci_tools[] = {
+	{ "python3", NULL, "python3" },
+	{ "spatch", "SPATCH", "coccinelle" },
+};
+
+static void cocci_run(struct check_ctx *ctx, struct stage_result *r)
 {
 	GPtrArray *cfiles = stage_touched_with_suffix(ctx, ".c", NULL);
 	GString *log = g_string_new(NULL);
@@ -103,3 +108,8 @@ out:
 	g_free(runner);
 }
 
+void stage_cocci(struct check_ctx *ctx, struct stage_result *r)
+{
+	if (stage_need_tools(r, cocci_tools, G_N_ELEMENTS(cocci_tools)))
+		cocci_run(ctx, r);
+}

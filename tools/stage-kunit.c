@@ -258,7 +258,13 @@ out:
 	g_free(kr);
 }
 
-void stage_kunit(struct check_ctx *ctx, struct stage_result *r)
+static const struct stage_tool kunit_tools[] = {
+	{ "python3", NULL, "python3" },
+	{ "make", NULL, "make" },
+	{ "gcc", NULL, "gcc" },
+};
+
+static void kunit_run(struct check_ctx *ctx, struct stage_result *r)
 {
 	const char *runs = stage_kunit_runs(ctx);
 	GString *log = g_string_new(NULL);
@@ -289,4 +295,10 @@ out:
 	stage_save_log(ctx, r, log->str, log->len);
 	g_string_free(log, TRUE);
 	kunit_run_release(&k);
+}
+
+void stage_kunit(struct check_ctx *ctx, struct stage_result *r)
+{
+	if (stage_need_tools(r, kunit_tools, G_N_ELEMENTS(kunit_tools)))
+		kunit_run(ctx, r);
 }

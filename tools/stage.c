@@ -274,6 +274,36 @@ void stage_fail(struct stage_result *r, const char *fmt, ...)
 	r->status = ST_FAIL;
 }
 
+bool stage_need_tools(struct stage_result *r, const struct stage_tool *tools,
+		      size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct stage_tool *t = &tools[i];
+		const char *env = t->env ? getenv(t->env) : NULL;
+		char **words = NULL, *cmd, *why;
+		bool found;
+
+		if (env && *env) {
+			cmd = g_strstrip(g_strdup(env));
+			words = g_strsplit_set(cmd, " \t", 2);
+			g_free(cmd);
+		}
+		found = have_program(words && words[0] ? words[0] : t->program);
+		if (!found) {
+			why = g_strdup_printf("%s is not installed (Debian package %s)%s%s",
+					      words && words[0] ? words[0] : t->program,
+					      t->package, words ? ", from $" : "",
+					      words ? t->env : "");
+			stage_tool_missing(r, t->program, why);
+			g_free(why);
+		}
+		g_strfreev(words);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
 const char *stage_save_log(struct check_ctx *ctx, struct stage_result *r,
 			   const char *text, size_t len)
 {

@@ -112,6 +112,24 @@ void stage_fail(struct stage_result *r, const char *fmt, ...)
  */
 void stage_tool_missing(struct stage_result *r, const char *tool,
 			const char *why);
+/*
+ * A program a stage runs on this host (the kernel/ scripts run the rest
+ * in the sid chroot they provision); env names a variable that, when
+ * set, gives the command instead (its first word is the program).
+ */
+struct stage_tool {
+	const char *program;
+	const char *env;	/* or NULL */
+	const char *package;	/* Debian's */
+};
+
+/*
+ * True when every one of the n tools is in PATH; else false with r
+ * skipped, saying what to install, and not cached (stage_tool_missing()).
+ * A stage asks first, before anything else.
+ */
+bool stage_need_tools(struct stage_result *r, const struct stage_tool *tools,
+		      size_t n);
 /* Saves text as the stage's log; returns its path (borrowed from r). */
 const char *stage_save_log(struct check_ctx *ctx, struct stage_result *r,
 			   const char *text, size_t len);
