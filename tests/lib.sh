@@ -22,6 +22,9 @@ test_skipped=0
 declare -A test_prereq=()
 
 REAL_HOME=${HOME:-/root}
+# REAL_CACHE: the workbench cache of the user running the tests (kernel/lib.sh
+# says where), not the scratch HOME's.
+REAL_CACHE=$(HOME=$REAL_HOME && . "$SRC_DIR/kernel/lib.sh" && printf '%s\n' "$KSERIES_CACHE")
 export GIT_CONFIG_NOSYSTEM=1 HOME=$TRASH/home
 mkdir -p "$HOME"
 
@@ -33,7 +36,7 @@ kseries() { "$KSERIES" "$@"; }
 # TREE: the Linux 7.2.13 base tree is provisioned (kernel/provision-base).
 # The tests use it read-only; kseries' own cache (results, worktrees) is
 # private to each test, under $HOME, unless a test sets KSERIES_CACHE.
-: "${KSERIES_TREE:=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/linux}"
+: "${KSERIES_TREE:=$REAL_CACHE/linux}"
 if git -C "$KSERIES_TREE" rev-parse -q --verify refs/tags/v7.2.13 >/dev/null 2>&1; then
 	test_prereq[TREE]=1
 	export KSERIES_TREE

@@ -248,7 +248,7 @@ assert \"TRAILING_WHITESPACE\" in c[\"details\"], c
 # tree across runs (a checkout of the whole tree is too slow for each).
 if test_have_prereq TREE && command -v spatch >/dev/null; then
 	test_set_prereq SPATCH
-	export KSERIES_CHECK_WORKTREE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/wt/kseries-test
+	export KSERIES_CHECK_WORKTREE=$REAL_CACHE/wt/kseries-test
 fi
 
 test_expect_success TREE,SPATCH 'a sleeping call added under alloc->lock fails the cocci stage' '

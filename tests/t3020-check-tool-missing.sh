@@ -5,7 +5,7 @@ test_description='check: a stage whose tool is missing is skipped with the reaso
 SKIP_REASON=${SKIP_REASON_TREE:-}
 
 # Results private to this test; the worktree is the one t3000 uses.
-export KSERIES_CHECK_WORKTREE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/wt/kseries-test
+export KSERIES_CHECK_WORKTREE=$REAL_CACHE/wt/kseries-test
 export KSERIES_CACHE=$TRASH/cache
 if test_have_prereq TREE && command -v spatch >/dev/null &&
    command -v python3 >/dev/null; then

@@ -4,7 +4,7 @@ test_description='check --b4 as b4 review runs it: the message on stdin as b4 ha
 
 SKIP_REASON=${SKIP_REASON_TREE:-}
 # Results private to this test; the worktree is the one t3000 uses.
-export KSERIES_CHECK_WORKTREE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/wt/kseries-test
+export KSERIES_CHECK_WORKTREE=$REAL_CACHE/wt/kseries-test
 export KSERIES_CACHE=$TRASH/cache
 FORM="python3 $FIXTURES/b4-form.py"
 

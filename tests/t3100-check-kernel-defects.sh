@@ -8,7 +8,7 @@ test_description='check: seeded defects fail the kernel stages (sparse, build mi
 # The series live in a store private to the test; their results go to
 # the cache under t3100-* names and are removed again.
 SKIP_REASON=${SKIP_REASON_TREE:-"kernel builds: make test or make check-kernel"}
-export KSERIES_CACHE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}
+export KSERIES_CACHE=$REAL_CACHE
 unset KSERIES_CHECK_WORKTREE
 if test_have_prereq TREE,WORKBENCH; then
 	rm -rf "$KSERIES_CACHE"/results/t3100-*
