@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # kernel/lib.sh - helpers shared by the kernel/ workbench scripts.
 #
 # Sourced, never run. Sets KSERIES_CACHE (default ~/.cache/kseries) and

@@ -138,7 +138,6 @@ static char *stage_key(struct check_ctx *ctx, const char *stage)
 	if (in & CHECK_IN_SCRIPTS) {
 		/* the series' stage scripts, the programs its VMs run */
 		hash_path(sum, ctx->s->dir, "check");
-		hash_path(sum, ctx->kernel_dir, "../tests/kernel");
 	}
 	if (in & CHECK_IN_MAILS) {
 		/*
