@@ -12,8 +12,8 @@
 #		one worktree per build dir, so switching versions rebuilds only
 #		what they touch), kernel/vm.config plus each FRAGMENT; logs
 #		under $KSERIES_LOGDIR/NAME ($VS_OUT). -w WT: the worktree is
-#		wt/WT instead (a build dir shared with a test keeps the
-#		worktree that test uses: another path rebuilds everything).
+#		wt/WT instead (a build dir keeps the worktree it was built
+#		from: another path rebuilds everything).
 #		-l LOGS: logs under $KSERIES_LOGDIR/LOGS. -k BUILDER: build
 #		with "BUILDER WORKTREE IMAGE" instead of kernel/vm-build (no
 #		FRAGMENTs then; NAME must be BUILDER's build dir, vm-NAME).
@@ -53,10 +53,10 @@
 #				the value of " KEY=" on that line
 #
 # vs_kernel holds $VS_WT.lock (flock) while it checks out and builds, so
-# two runs of a stage (or a stage and a test sharing the worktree) never
+# two runs of a stage (or its vm and perf stages) never
 # switch the worktree under each other's build (kseries check does not
-# lend a stage its own worktree); it aborts a "git am" a test left
-# behind. Kernel builds queue on build.lock (kernel/vm-build).
+# lend a stage its own worktree); it aborts a "git am" left behind
+# in it. Kernel builds queue on build.lock (kernel/vm-build).
 set -euo pipefail
 VS_KERNEL=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VS_SRC=$(cd "$VS_KERNEL/.." && pwd)
