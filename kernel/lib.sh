@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # kernel/lib.sh - helpers shared by the kernel/ workbench scripts.
 #
 # Sourced, never run. Sets KSERIES_CACHE (default ~/.cache/kseries) and
@@ -88,4 +89,49 @@ ks_sid_apt_setup() {
 	mv "$d/sources.list.tmp" "$d/sources.list"
 	ks_apt apt-get update >"$d/update.log" 2>&1 ||
 		{ cat "$d/update.log" >&2; ks_die "apt-get update of the private sid configuration failed"; }
+}
+
+# ks_distcc_hosts VALUE: DISTCC_HOSTS (space-separated) for a KSERIES_DISTCC
+# VALUE, "HOST[:PORT][/N],...": HOST a hostname or an IPv4 address, PORT
+# 1-65535, N (jobs on that host) 1-999. Anything else fails with one error
+# line: the value reaches distcc, never a shell, but a typo should not
+# become a host name.
+ks_distcc_hosts() {
+	local h name port list hosts=()
+	local re='^([A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?)*)(:([0-9]{1,5}))?(/([1-9][0-9]{0,2}))?$'
+	[[ $1 =~ ^[-A-Za-z0-9.,:/]+$ ]] && [ "${1%,}" = "$1" ] && [ "${1#,}" = "$1" ] ||
+		{ ks_say "error: bad KSERIES_DISTCC '${1//[^-A-Za-z0-9.,:\/]/?}': want HOST[:PORT][/N],..."; return 1; }
+	IFS=, read -r -a list <<<"$1"
+	for h in "${list[@]}"; do
+		if ! [[ $h =~ $re ]]; then
+			ks_say "error: bad KSERIES_DISTCC host '$h': want HOST[:PORT][/N] (a hostname or IPv4 address)"
+			return 1
+		fi
+		name=${BASH_REMATCH[1]} port=${BASH_REMATCH[6]}
+		if [ -n "$port" ] && { [ "$((10#$port))" -lt 1 ] || [ "$((10#$port))" -gt 65535 ]; }; then
+			ks_say "error: bad KSERIES_DISTCC port in '$h': want 1-65535"
+			return 1
+		fi
+		[ ${#name} -le 253 ] ||
+			{ ks_say "error: bad KSERIES_DISTCC host '$h': name too long"; return 1; }
+		hosts+=("$h")
+	done
+	printf '%s\n' "${hosts[*]}"
+}
+
+# ks_kbuild_make SRC BUILD JOBS [MAKEVAR...]: the make command line of a
+# kernel/kbuild run, for make in SRC with O=BUILD: sets KS_MAKE (the argv;
+# targets follow it) and KS_MAKE_ENV (NAME=VALUE pairs it needs). With
+# KSERIES_DISTCC set (and valid: else status 1, one error line) the
+# compiler is CC="distcc gcc" with DISTCC_HOSTS from it; unset, the argv
+# is exactly "nice make -C SRC O=BUILD -jJOBS MAKEVAR...".
+ks_kbuild_make() {
+	local src=$1 build=$2 jobs=$3 hosts
+	shift 3
+	KS_MAKE=(nice make -C "$src" O="$build" -j"$jobs" "$@")
+	KS_MAKE_ENV=()
+	[ -n "${KSERIES_DISTCC+set}" ] || return 0
+	hosts=$(ks_distcc_hosts "$KSERIES_DISTCC") || return 1
+	KS_MAKE+=("CC=distcc gcc")
+	KS_MAKE_ENV=("DISTCC_HOSTS=$hosts")
 }

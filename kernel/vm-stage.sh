@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # kernel/vm-stage.sh - sourced by a series' check/vm and check/perf stages.
 #
 # The stage protocol is HACKING.md's "Series-specific check stages":
@@ -11,8 +12,8 @@
 #		one worktree per build dir, so switching versions rebuilds only
 #		what they touch), kernel/vm.config plus each FRAGMENT; logs
 #		under $KSERIES_LOGDIR/NAME ($VS_OUT). -w WT: the worktree is
-#		wt/WT instead (a build dir shared with a test keeps the
-#		worktree that test uses: another path rebuilds everything).
+#		wt/WT instead (a build dir keeps the worktree it was built
+#		from: another path rebuilds everything).
 #		-l LOGS: logs under $KSERIES_LOGDIR/LOGS. -k BUILDER: build
 #		with "BUILDER WORKTREE IMAGE" instead of kernel/vm-build (no
 #		FRAGMENTs then; NAME must be BUILDER's build dir, vm-NAME).
@@ -31,17 +32,39 @@
 #	vs_hres LABEL		yes|no: LABEL's boot had high resolution timers
 #	vs_median		the median of the numbers on stdin, one a line
 #
+# $VS_CHECK is the directory of the script that sources this file (the
+# series' check/). The programs the VM runs are the series' own,
+# check/prog/NAME.c ($VS_PROG; headers several series share are in
+# kernel/prog/):
+#	vs_cc NAME [GCC-ARG...]	build $VS_PROG/NAME.c statically as $VS_OUT/NAME
+#	vs_tip_cc SRC NAME [GCC-ARG...]
+#				build SRC, a path in the tree, as $VS_OUT/NAME from
+#				the tip's checkout (a selftest the series adds);
+#				status 1, nothing built, when the tip has no SRC
+#	vs_initramfs [--extra NAME]... NAME...
+#				$VS_OUT/initrd.gz running the NAMEs of $VS_OUT
+#				(kernel/vm-initramfs)
+#	vs_initrd_of NAME [GCC-ARG...]
+#				vs_cc NAME, then an initrd.gz running it alone
+# and what they print, one summary line a program (PREFIX: an extended
+# regular expression the line starts with, e.g. "prog: mode=on "):
+#	vs_line LABEL PREFIX	the last such line of LABEL's log
+#	vs_field KEY LABEL PREFIX
+#				the value of " KEY=" on that line
+#
 # vs_kernel holds $VS_WT.lock (flock) while it checks out and builds, so
-# two runs of a stage (or a stage and a test sharing the worktree) never
+# two runs of a stage (or its vm and perf stages) never
 # switch the worktree under each other's build (kseries check does not
-# lend a stage its own worktree); it aborts a "git am" a test left
-# behind. Kernel builds queue on build.lock (kernel/vm-build).
+# lend a stage its own worktree); it aborts a "git am" left behind
+# in it. Kernel builds queue on build.lock (kernel/vm-build).
 set -euo pipefail
 VS_KERNEL=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VS_SRC=$(cd "$VS_KERNEL/.." && pwd)
-VS_CACHE=${KSERIES_CACHE:-$HOME/.cache/kseries}
+VS_CHECK=$(cd "$(dirname "${BASH_SOURCE[1]:-$0}")" && pwd)
+VS_PROG=${VS_PROG:-$VS_CHECK/prog}
+. "$VS_KERNEL/lib.sh"
+VS_CACHE=$KSERIES_CACHE
 VS_TREE=${KSERIES_TREE:-$VS_CACHE/linux}
-export KSERIES_CACHE=$VS_CACHE
 
 vs_init() {
 	local f opt wt='' logs='' OPTIND=1
@@ -64,7 +87,7 @@ vs_init() {
 	VS_WT=$VS_CACHE/wt/${wt:-$VS_NAME}
 	VS_IMAGES=$VS_CACHE/build/vm-$VS_NAME/images
 	VS_OUT=${KSERIES_LOGDIR:-$(mktemp -d)}/${logs:-$VS_NAME}
-	mkdir -p "$VS_OUT" "$VS_IMAGES"
+	mkdir -p "$VS_OUT" "$VS_IMAGES" "$VS_CACHE/wt"
 }
 
 vs_need() {
@@ -121,4 +144,43 @@ vs_median() {
 	sort -n | awk '{ v[NR] = $1 } END {
 		if (NR == 0) exit 1
 		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+vs_cc() {
+	local name=$1
+	shift
+	gcc -static -O2 -Wall -o "$VS_OUT/$name" "$VS_PROG/$name.c" \
+		-I"$VS_KERNEL/prog" "$@" >&2
+}
+
+vs_tip_cc() {
+	local src=$1 name=$2
+	shift 2
+	( flock 8; git -C "$VS_WT" checkout -q --detach -f "$KSERIES_TIP" ) 8>"$VS_WT.lock"
+	[ -f "$VS_WT/$src" ] || return 1
+	gcc -static -O2 -Wall -o "$VS_OUT/$name" "$VS_WT/$src" "$@" >&2 ||
+		ks_die "cannot build $src of the tip"
+}
+
+vs_initramfs() {
+	local args=()
+	while [ "${1:-}" = --extra ]; do
+		args+=(--extra "$2")
+		shift 2
+	done
+	(cd "$VS_OUT" && "$VS_KERNEL/vm-initramfs" ${args[@]+"${args[@]}"} \
+		"$VS_OUT/initrd.gz" "$@" >&2)
+}
+
+vs_initrd_of() {
+	vs_cc "$@"
+	vs_initramfs "$1"
+}
+
+vs_line() {
+	grep -E "^$2" "$VS_OUT/$1.log" | tail -n 1 || :
+}
+
+vs_field() {
+	vs_line "$2" "$3" | sed -n "s/.* $1=\\([-0-9A-Za-z.]*\\).*/\\1/p"
 }

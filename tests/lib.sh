@@ -22,6 +22,9 @@ test_skipped=0
 declare -A test_prereq=()
 
 REAL_HOME=${HOME:-/root}
+# REAL_CACHE: the workbench cache of the user running the tests (kernel/lib.sh
+# says where), not the scratch HOME's.
+REAL_CACHE=$(HOME=$REAL_HOME && . "$SRC_DIR/kernel/lib.sh" && printf '%s\n' "$KSERIES_CACHE")
 export GIT_CONFIG_NOSYSTEM=1 HOME=$TRASH/home
 mkdir -p "$HOME"
 
@@ -33,7 +36,7 @@ kseries() { "$KSERIES" "$@"; }
 # TREE: the Linux 7.2.13 base tree is provisioned (kernel/provision-base).
 # The tests use it read-only; kseries' own cache (results, worktrees) is
 # private to each test, under $HOME, unless a test sets KSERIES_CACHE.
-: "${KSERIES_TREE:=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/linux}"
+: "${KSERIES_TREE:=$REAL_CACHE/linux}"
 if git -C "$KSERIES_TREE" rev-parse -q --verify refs/tags/v7.2.13 >/dev/null 2>&1; then
 	test_prereq[TREE]=1
 	export KSERIES_TREE
@@ -63,6 +66,100 @@ exec 3>&1 4>&2
 test_sender() {
 	git config --global user.name "${1:-Sam Sender}" &&
 	git config --global user.email "${2:-sam@example.org}"
+}
+
+# test_synthetic_env: a small synthetic base tree ($BASE, made by the test)
+# and store ($STORE) under $TRASH, kseries' cache there too, nothing sent,
+# fixed author and committer dates.
+test_synthetic_env() {
+	BASE=$TRASH/base
+	STORE=$TRASH/store
+	export KSERIES_NO_SEND=1 KSERIES_TREE=$BASE KSERIES_DIR=$STORE \
+		KSERIES_CACHE=$TRASH/cache
+	export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' \
+		GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
+}
+
+# test_commit_file REPO PATH TEXT SUBJECT [BODY]: append TEXT to PATH in
+# REPO and commit it with SUBJECT, BODY (default "Some words on why.")
+# and the trailer $SOB.
+test_commit_file() {
+	mkdir -p "$(dirname "$1/$2")"
+	printf '%s\n' "$3" >>"$1/$2"
+	git -C "$1" add "$2"
+	git -C "$1" commit -q -F - <<-EOF
+	$4
+
+	${5:-Some words on why.}
+
+	$SOB
+	EOF
+}
+
+# test_series NAME [N [STORE]]: STORE/series/NAME/vN (default store/, v1)
+# and a series.conf: title "t", base v7.2.13, prefix PATCH.
+test_series() {
+	local d=${3:-store}/series/$1
+	mkdir -p "$d/v${2:-1}" &&
+	printf '[series]\n\ttitle = t\n\tbase = v7.2.13\n\tprefix = PATCH\n' >"$d/series.conf"
+}
+
+# test_patch_mail [-a AUTHOR] [-d DATE] [-m MSGID] [-b BODY] [-u] [-n] [-s]
+#	OUT SUBJECT PATH OLD NEW
+# Write OUT, a one-patch mail in git format-patch's form whose diff takes
+# PATH from the file OLD to the file NEW, signed off by its author.
+# Defaults: A U Thor <author@example.org>, Mon, 30 Nov 2026 10:00:00
+# +0000, no Message-ID, the body "A change to binder_alloc.c for the
+# check tests.". -u: 8bit UTF-8 MIME headers; -n: no Signed-off-by; -s:
+# no "-- " signature.
+test_patch_mail() {
+	local author='A U Thor <author@example.org>' date='Mon, 30 Nov 2026 10:00:00 +0000'
+	local msgid='' body='A change to binder_alloc.c for the check tests.'
+	local utf8=0 sob=1 sig=1 opt OPTIND=1
+	while getopts a:d:m:b:uns opt; do
+		case $opt in
+		a) author=$OPTARG ;;
+		d) date=$OPTARG ;;
+		m) msgid=$OPTARG ;;
+		b) body=$OPTARG ;;
+		u) utf8=1 ;;
+		n) sob=0 ;;
+		s) sig=0 ;;
+		*) echo "test_patch_mail: bad option" >&2; return 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -eq 5 ] || { echo "usage: test_patch_mail [OPTION...] OUT SUBJECT PATH OLD NEW" >&2; return 2; }
+	{
+		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
+		echo "From: $author"
+		echo "Date: $date"
+		[ -z "$msgid" ] || echo "Message-ID: <$msgid>"
+		echo "Subject: $2"
+		if [ "$utf8" = 1 ]; then
+			echo "MIME-Version: 1.0"
+			echo "Content-Type: text/plain; charset=UTF-8"
+			echo "Content-Transfer-Encoding: 8bit"
+		fi
+		echo
+		echo "$body"
+		echo
+		[ "$sob" = 0 ] || echo "Signed-off-by: $author"
+		echo "---"
+		diff -u --label "a/$3" --label "b/$3" "$4" "$5"
+		[ "$sig" = 0 ] || printf -- '-- \n2.39.5\n'
+	} >"$1" || test $? = 1
+}
+
+# test_binder_patch [test_patch_mail OPTION...] OUT SUBJECT SED: that mail
+# for v7.2.13's drivers/android/binder_alloc.c (the TREE prerequisite)
+# edited by the sed script SED; old.c and new.c stay in the directory.
+test_binder_patch() {
+	local n=$#
+	[ "$n" -ge 3 ] || { echo "usage: test_binder_patch [OPTION...] OUT SUBJECT SED" >&2; return 2; }
+	git -C "$KSERIES_TREE" show v7.2.13:drivers/android/binder_alloc.c >old.c &&
+	sed "${!n}" old.c >new.c &&
+	test_patch_mail "${@:1:n-1}" drivers/android/binder_alloc.c old.c new.c
 }
 
 # test_set_prereq NAME: mark a prerequisite as satisfied.

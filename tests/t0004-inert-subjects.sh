@@ -5,11 +5,7 @@
 test_description='hostile subjects are inert text through import and format'
 . "$(dirname "$0")/lib.sh"
 
-export KSERIES_NO_SEND=1
-BASE=$TRASH/base
-STORE=$TRASH/store
-export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache
-export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
+test_synthetic_env
 SOB='Signed-off-by: Kseries Developers <dev@kseries.invalid>'
 # format needs a sender: this scratch HOME's own
 test_sender
@@ -18,20 +14,6 @@ PWNED=/tmp/pwned-kseries-t0004
 HOSTILE='binder: $(touch '$PWNED') `touch '$PWNED'-bt`; touch '$PWNED'-semi'
 # shellcheck disable=SC2016
 HOSTILE8='binder: naïve “quotes” $(id) `id`; id'
-
-# commit_file REPO PATH TEXT SUBJECT
-commit_file() {
-	mkdir -p "$(dirname "$1/$2")"
-	printf '%s\n' "$3" >>"$1/$2"
-	git -C "$1" add "$2"
-	git -C "$1" commit -q -F - <<-EOF
-	$4
-
-	Some words on why.
-
-	$SOB
-	EOF
-}
 
 # subjects DIR: the decoded, unfolded Subject of each mail in DIR
 subjects() {
@@ -48,13 +30,13 @@ no_pwned() { ! ls "$PWNED"* 2>/dev/null; }
 test_expect_success 'setup: a base tree, a series whose subjects hold shell syntax' '
 	rm -f "$PWNED"* &&
 	git init -q -b master "$BASE" &&
-	commit_file "$BASE" drivers/android/binder.c "int binder;" "Linux 7.2.13" &&
+	test_commit_file "$BASE" drivers/android/binder.c "int binder;" "Linux 7.2.13" &&
 	git -C "$BASE" tag v7.2.13 &&
 	mkdir -p "$STORE/series" &&
 	git clone -q "$BASE" work &&
 	git -C work checkout -q -b hostile v7.2.13 &&
-	commit_file work drivers/android/binder.c "int a;" "$HOSTILE" &&
-	commit_file work drivers/android/binder.c "int b;" "$HOSTILE8" &&
+	test_commit_file work drivers/android/binder.c "int a;" "$HOSTILE" &&
+	test_commit_file work drivers/android/binder.c "int b;" "$HOSTILE8" &&
 	git -C work format-patch -q --cover-letter -o "$TRASH/git-out" v7.2.13..HEAD &&
 	mkdir -p "$STORE/series/hostile/v1" &&
 	git -C work format-patch -q -o "$STORE/series/hostile/v1" v7.2.13..HEAD &&

@@ -5,29 +5,11 @@
 test_description='kseries format: mails as git format-patch writes them'
 . "$(dirname "$0")/lib.sh"
 
-export KSERIES_NO_SEND=1
-BASE=$TRASH/base
-STORE=$TRASH/store
-export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache
-export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
+test_synthetic_env
 # the sender (a scratch HOME's own identity) writes these patches
 export GIT_AUTHOR_NAME="Sam Sender" GIT_AUTHOR_EMAIL=sam@example.org
 test_sender
 SOB='Signed-off-by: Sam Sender <sam@example.org>'
-
-# commit_file REPO PATH TEXT SUBJECT [BODY]
-commit_file() {
-	mkdir -p "$(dirname "$1/$2")"
-	printf '%s\n' "$3" >>"$1/$2"
-	git -C "$1" add "$2"
-	git -C "$1" commit -q -F - <<-EOF
-	$4
-
-	${5:-Some words on why.}
-
-	$SOB
-	EOF
-}
 
 # make_version NAME N PREFIX COVER: format-patch the work repo's
 # v7.2.13..HEAD into the store as version N of NAME.
@@ -59,9 +41,9 @@ am_check() {
 
 test_expect_success 'setup: a base tree with tag v7.2.13 and a store' '
 	git init -q -b master "$BASE" &&
-	commit_file "$BASE" drivers/android/binder.c "int binder;" "Linux 7.2.13" &&
-	commit_file "$BASE" kernel/locking/rtmutex.c "int rtmutex;" "locking" &&
-	commit_file "$BASE" tools/testing/selftests/futex/functional/Makefile "all:" "selftests" &&
+	test_commit_file "$BASE" drivers/android/binder.c "int binder;" "Linux 7.2.13" &&
+	test_commit_file "$BASE" kernel/locking/rtmutex.c "int rtmutex;" "locking" &&
+	test_commit_file "$BASE" tools/testing/selftests/futex/functional/Makefile "all:" "selftests" &&
 	git -C "$BASE" tag v7.2.13 &&
 	mkdir -p "$STORE/series" &&
 	cp -R "$SRC_DIR/MAINTAINERS-notes" "$STORE/" &&
@@ -70,7 +52,7 @@ test_expect_success 'setup: a base tree with tag v7.2.13 and a store' '
 
 test_expect_success 'a one-patch series: no cover, base-commit, change-id, recipients' '
 	git -C "$TRASH/work" checkout -q -b one v7.2.13 &&
-	commit_file "$TRASH/work" drivers/android/binder.c "int one;" "binder: add one" &&
+	test_commit_file "$TRASH/work" drivers/android/binder.c "int one;" "binder: add one" &&
 	make_version one 1 PATCH &&
 	git config -f "$STORE/series/one/series.conf" series.title "binder: add one" &&
 	git config -f "$STORE/series/one/series.conf" series.change-id 20260101-one-0123456789ab &&
@@ -120,9 +102,9 @@ test_expect_success 'the same bytes as git format-patch, apart from what we add'
 
 test_expect_success 'a multi-patch series with a cover letter' '
 	git -C "$TRASH/work" checkout -q -b multi v7.2.13 &&
-	commit_file "$TRASH/work" kernel/locking/rtmutex.c "int a;" "locking/rtmutex: Add a" &&
-	commit_file "$TRASH/work" kernel/locking/rtmutex.c "int b;" "locking/rtmutex: Add b" &&
-	commit_file "$TRASH/work" tools/testing/selftests/futex/functional/Makefile "t:" "selftests/futex: Add t" &&
+	test_commit_file "$TRASH/work" kernel/locking/rtmutex.c "int a;" "locking/rtmutex: Add a" &&
+	test_commit_file "$TRASH/work" kernel/locking/rtmutex.c "int b;" "locking/rtmutex: Add b" &&
+	test_commit_file "$TRASH/work" tools/testing/selftests/futex/functional/Makefile "t:" "selftests/futex: Add t" &&
 	make_version multi 1 "RFC PATCH" cover &&
 	cover="$STORE/series/multi/v1/0000-cover-letter.patch" &&
 	sed -i -e "s/\*\*\* SUBJECT HERE \*\*\*/locking\/rtmutex: Add a and b/" \
@@ -161,7 +143,7 @@ test_expect_success 'the multi-patch series round-trips through git am' '
 '
 
 test_expect_success 'v2 threads under v1 and links to it' '
-	commit_file "$TRASH/work" kernel/locking/rtmutex.c "int c;" "locking/rtmutex: Add c" &&
+	test_commit_file "$TRASH/work" kernel/locking/rtmutex.c "int c;" "locking/rtmutex: Add c" &&
 	make_version multi 2 "RFC PATCH" cover &&
 	kseries format multi@v2 -o out3 >written &&
 	test_line_count = 5 written &&
@@ -259,7 +241,7 @@ test_expect_success 'an output directory inside series/ is refused' '
 for bad in '$(touch pwned)' 'a `id` b' 'x; rm -rf y'; do
 	test_expect_success "a subject holding shell syntax is inert text: $bad" '
 		git -C "$TRASH/work" checkout -q -B bad v7.2.13 &&
-		commit_file "$TRASH/work" drivers/android/binder.c "int bad;" "binder: $bad" &&
+		test_commit_file "$TRASH/work" drivers/android/binder.c "int bad;" "binder: $bad" &&
 		rm -rf "$STORE/series/bad" out7 &&
 		make_version bad 1 PATCH &&
 		git config -f "$STORE/series/bad/series.conf" series.title "binder: bad" &&
@@ -281,7 +263,7 @@ test_expect_success 'kseries check --stage mail: the formatted mails of a versio
 	grep "mail" out &&
 	grep "mails to" out &&
 	git -C "$TRASH/work" checkout -q -B prefix v7.2.13 &&
-	commit_file "$TRASH/work" drivers/android/binder.c "int p;" "binder_alloc: wrong prefix" &&
+	test_commit_file "$TRASH/work" drivers/android/binder.c "int p;" "binder_alloc: wrong prefix" &&
 	make_version prefix 1 PATCH &&
 	git config -f "$STORE/series/prefix/series.conf" series.title "binder_alloc: wrong prefix" &&
 	{ kseries check prefix --stage mail --json >json || true; } &&

@@ -9,11 +9,7 @@
 test_description='kseries format: the sender everywhere it belongs'
 . "$(dirname "$0")/lib.sh"
 
-export KSERIES_NO_SEND=1
-BASE=$TRASH/base
-STORE=$TRASH/store
-export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache
-export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
+test_synthetic_env
 SAM='Sam Sender <sam@example.org>'
 
 # commit AUTHOR-NAME AUTHOR-EMAIL TEXT SUBJECT [TRAILER]

@@ -4,8 +4,6 @@
 # prep branch of it, sent offline with `b4 send -o` under unshare -n,
 # writes the same subjects, recipients, trailers, base-commit, change-id.
 test_description='kseries format and b4-branch on the base tree'
-# the real cache, before lib.sh moves HOME into the trash directory
-REAL_CACHE=${KSERIES_CACHE:-$HOME/.cache/kseries}
 . "$(dirname "$0")/lib.sh"
 
 export KSERIES_NO_SEND=1 KSERIES_DIR=$SRC_DIR KSERIES_CACHE=$REAL_CACHE

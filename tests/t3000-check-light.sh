@@ -4,39 +4,10 @@ test_description='check: apply, format, checkpatch, feedback on seeded defects'
 
 SKIP_REASON=${SKIP_REASON_TREE:-}
 
-# mkpatch OUT SUBJECT SOB SED: a patch mail that edits binder_alloc.c of
-# v7.2.13 with the sed script, signed off when SOB is "yes".
-mkpatch() {
-	out=$1 subject=$2 sob=$3 script=$4
-	git -C "$KSERIES_TREE" show v7.2.13:drivers/android/binder_alloc.c >old.c
-	sed "$script" old.c >new.c
-	{
-		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
-		echo "From: A U Thor <author@example.org>"
-		echo "Date: Mon, 30 Nov 2026 10:00:00 +0000"
-		echo "Subject: $subject"
-		echo
-		echo "A change to binder_alloc.c for the check tests."
-		echo
-		[ "$sob" = yes ] && echo "Signed-off-by: A U Thor <author@example.org>"
-		echo "---"
-		diff -u --label a/drivers/android/binder_alloc.c \
-			--label b/drivers/android/binder_alloc.c old.c new.c
-		echo "-- "
-		echo "2.39.5"
-	} >"$out" || test $? = 1
-}
-
-mkseries() {
-	mkdir -p "store/series/$1/v$2" &&
-	printf '[series]\n\ttitle = t\n\tbase = v7.2.13\n\tprefix = PATCH\n' \
-		>"store/series/$1/series.conf"
-}
-
 test_expect_success TREE 'a clean one-patch series passes apply, format, checkpatch' '
-	mkseries good 1 &&
-	mkpatch store/series/good/v1/0001-binder-comment.patch \
-		"[PATCH] binder: explain the lru lock" yes \
+	test_series good 1 &&
+	test_binder_patch store/series/good/v1/0001-binder-comment.patch \
+		"[PATCH] binder: explain the lru lock" \
 		"s|^static struct page \*binder_page_lookup|/* Looks up the page installed at addr. */\n&|" &&
 	cd store &&
 	kseries check good --stage apply --stage format --stage checkpatch >out &&
@@ -46,8 +17,8 @@ test_expect_success TREE 'a clean one-patch series passes apply, format, checkpa
 '
 
 test_expect_success TREE 'a checkpatch error fails the checkpatch stage with that finding' '
-	mkseries cp 1 &&
-	mkpatch store/series/cp/v1/0001-x.patch "[PATCH] binder: x" yes \
+	test_series cp 1 &&
+	test_binder_patch store/series/cp/v1/0001-x.patch "[PATCH] binder: x" \
 		"s|^static struct page \*binder_page_lookup|int  bad_global_with_trailing_space = 0 ;  \n&|" &&
 	cd store &&
 	test_expect_code 1 kseries check cp --stage checkpatch >out &&
@@ -57,9 +28,9 @@ test_expect_success TREE 'a checkpatch error fails the checkpatch stage with tha
 '
 
 test_expect_success TREE 'a posted patch without Signed-off-by fails the format stage' '
-	mkseries nosob 1 &&
+	test_series nosob 1 &&
 	git config -f store/series/nosob/series.conf version.1.origin posted &&
-	mkpatch store/series/nosob/v1/0001-x.patch "[PATCH] binder: x" no \
+	test_binder_patch -n store/series/nosob/v1/0001-x.patch "[PATCH] binder: x" \
 		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
 	cd store &&
 	test_expect_code 1 kseries check nosob --stage format >out &&
@@ -68,9 +39,9 @@ test_expect_success TREE 'a posted patch without Signed-off-by fails the format 
 '
 
 test_expect_success TREE 'a version we write stores no sign-off: format signs at format time' '
-	mkseries ours 1 &&
+	test_series ours 1 &&
 	git config -f store/series/ours/series.conf version.1.origin ours &&
-	mkpatch store/series/ours/v1/0001-x.patch "[PATCH] binder: x" no \
+	test_binder_patch -n store/series/ours/v1/0001-x.patch "[PATCH] binder: x" \
 		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
 	cd store &&
 	kseries check ours --stage format >out &&
@@ -78,8 +49,8 @@ test_expect_success TREE 'a version we write stores no sign-off: format signs at
 '
 
 test_expect_success TREE 'a v2 without a changelog fails the format stage' '
-	mkseries nolog 2 &&
-	mkpatch store/series/nolog/v2/0001-x.patch "[PATCH v2] binder: x" yes \
+	test_series nolog 2 &&
+	test_binder_patch store/series/nolog/v2/0001-x.patch "[PATCH v2] binder: x" \
 		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
 	cd store &&
 	test_expect_code 1 kseries check nolog --stage format >out &&
@@ -87,8 +58,8 @@ test_expect_success TREE 'a v2 without a changelog fails the format stage' '
 '
 
 test_expect_success TREE 'a Fixes: tag in the wrong form is an error' '
-	mkseries fixes 1 &&
-	mkpatch store/series/fixes/v1/0001-x.patch "[PATCH] binder: x" yes \
+	test_series fixes 1 &&
+	test_binder_patch store/series/fixes/v1/0001-x.patch "[PATCH] binder: x" \
 		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
 	sed -i "s/^Signed-off-by/Fixes: 1234 (binder: bad)\nSigned-off-by/" \
 		store/series/fixes/v1/0001-x.patch &&
@@ -98,8 +69,8 @@ test_expect_success TREE 'a Fixes: tag in the wrong form is an error' '
 '
 
 test_expect_success TREE 'a patch that does not apply fails apply and stops' '
-	mkseries noapply 1 &&
-	mkpatch store/series/noapply/v1/0001-x.patch "[PATCH] binder: x" yes \
+	test_series noapply 1 &&
+	test_binder_patch store/series/noapply/v1/0001-x.patch "[PATCH] binder: x" \
 		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
 	sed -i "s/^ static struct page \*binder_page_lookup/ static struct page *no_such_context_line/" \
 		store/series/noapply/v1/0001-x.patch &&
@@ -171,8 +142,8 @@ assert paths==[\"checkpatch\",\"format\"], paths
 '
 
 test_expect_success TREE 'a comment on v1 whose lines v2 leaves alone is still open at v2' '
-	mkseries fb 1 && mkdir -p store/series/fb/v2 &&
-	mkpatch store/series/fb/v1/0001-x.patch "[PATCH] binder: x" yes \
+	test_series fb 1 && mkdir -p store/series/fb/v2 &&
+	test_binder_patch store/series/fb/v1/0001-x.patch "[PATCH] binder: x" \
 		"s|^static struct page \*binder_page_lookup|/* c */\n&|" &&
 	sed -e "s/^Subject: \[PATCH\]/Subject: [PATCH v2]/" \
 	    -e "s/^---\$/---\nChanges in v2:\n- none\n- Link to v1: https:\/\/lore.kernel.org\/r\/fb1@x/" \
@@ -248,12 +219,12 @@ assert \"TRAILING_WHITESPACE\" in c[\"details\"], c
 # tree across runs (a checkout of the whole tree is too slow for each).
 if test_have_prereq TREE && command -v spatch >/dev/null; then
 	test_set_prereq SPATCH
-	export KSERIES_CHECK_WORKTREE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/wt/kseries-test
+	export KSERIES_CHECK_WORKTREE=$REAL_CACHE/wt/kseries-test
 fi
 
 test_expect_success TREE,SPATCH 'a sleeping call added under alloc->lock fails the cocci stage' '
-	mkseries sleepy 1 &&
-	mkpatch store/series/sleepy/v1/0001-x.patch "[PATCH] binder: x" yes \
+	test_series sleepy 1 &&
+	test_binder_patch store/series/sleepy/v1/0001-x.patch "[PATCH] binder: x" \
 		"/^int binder_alloc_get_allocated_count(/,/^}/ s|^\tint count = 0;|&\n\n\tspin_lock(\&alloc->lru_demo_lock);\n\tmsleep(1);\n\tspin_unlock(\&alloc->lru_demo_lock);|" &&
 	grep "+	msleep(1);" store/series/sleepy/v1/0001-x.patch &&
 	cd store &&

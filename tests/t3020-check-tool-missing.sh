@@ -5,7 +5,7 @@ test_description='check: a stage whose tool is missing is skipped with the reaso
 SKIP_REASON=${SKIP_REASON_TREE:-}
 
 # Results private to this test; the worktree is the one t3000 uses.
-export KSERIES_CHECK_WORKTREE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/wt/kseries-test
+export KSERIES_CHECK_WORKTREE=$REAL_CACHE/wt/kseries-test
 export KSERIES_CACHE=$TRASH/cache
 if test_have_prereq TREE && command -v spatch >/dev/null &&
    command -v python3 >/dev/null; then
@@ -28,24 +28,10 @@ without() {
 }
 
 test_expect_success TREE 'setup: a one-patch series touching binder_alloc.c' '
-	mkdir -p store/series/good/v1 &&
-	printf "[series]\n\ttitle = t\n\tbase = v7.2.13\n\tprefix = PATCH\n" \
-		>store/series/good/series.conf &&
-	git -C "$KSERIES_TREE" show v7.2.13:drivers/android/binder_alloc.c >old.c &&
-	sed "s|^static struct page \*binder_page_lookup|/* Looks up the page. */\n&|" old.c >new.c &&
-	{
-		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
-		echo "From: A U Thor <author@example.org>"
-		echo "Date: Mon, 30 Nov 2026 10:00:00 +0000"
-		echo "Subject: [PATCH] binder: a comment"
-		echo
-		echo "A comment."
-		echo
-		echo "Signed-off-by: A U Thor <author@example.org>"
-		echo "---"
-		diff -u --label a/drivers/android/binder_alloc.c \
-			--label b/drivers/android/binder_alloc.c old.c new.c || :
-	} >store/series/good/v1/0001-binder-a-comment.patch
+	test_series good &&
+	test_binder_patch -s -b "A comment." store/series/good/v1/0001-binder-a-comment.patch \
+		"[PATCH] binder: a comment" \
+		"s|^static struct page \*binder_page_lookup|/* Looks up the page. */\n&|"
 '
 
 test_expect_success TREE,SPATCH 'no spatch: cocci is skipped with the reason, exit 0, nothing cached' '

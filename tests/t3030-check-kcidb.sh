@@ -11,28 +11,8 @@ else
 fi
 validate() { python3 "$FIXTURES/kcidb-validate.py" "$FIXTURES/kcidb-v5.3.schema.json" "$@"; }
 
-# mkpatch OUT SUBJECT MSGID SED: a patch mail editing binder_alloc.c
-mkpatch() {
-	out=$1 subject=$2 msgid=$3 script=$4
-	git -C "$KSERIES_TREE" show v7.2.13:drivers/android/binder_alloc.c >old.c
-	sed "$script" old.c >new.c
-	{
-		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
-		echo "From: A U Thor <author@example.org>"
-		echo "Date: Mon, 30 Nov 2026 10:00:00 +0000"
-		[ -z "$msgid" ] || echo "Message-ID: <$msgid>"
-		echo "Subject: $subject"
-		echo
-		echo "A change to binder_alloc.c for the KCIDB tests."
-		echo
-		echo "Signed-off-by: A U Thor <author@example.org>"
-		echo "---"
-		diff -u --label a/drivers/android/binder_alloc.c \
-			--label b/drivers/android/binder_alloc.c old.c new.c
-		echo "-- "
-		echo "2.39.5"
-	} >"$out" || test $? = 1
-}
+# the KCIDB tests' patch mails (test_binder_patch)
+KCIDB=(-b "A change to binder_alloc.c for the KCIDB tests.")
 
 # conf NAME PREFIX [MSGID]: a series.conf, the version posted as MSGID
 conf() {
@@ -58,8 +38,9 @@ test_expect_success TREE,JSONSCHEMA 'the schema rejects what it must' '
 
 test_expect_success TREE,JSONSCHEMA 'a posted version: the base, the patchset, its message, valid' '
 	conf posted PATCH posted-1@example.invalid &&
-	mkpatch store/series/posted/v1/0001-binder-comment.patch \
-		"[PATCH] binder: explain the lookup" posted-1@example.invalid "$COMMENT" &&
+	test_binder_patch "${KCIDB[@]}" -m posted-1@example.invalid \
+		store/series/posted/v1/0001-binder-comment.patch \
+		"[PATCH] binder: explain the lookup" "$COMMENT" &&
 	cd store &&
 	kseries check posted --stage format --stage checkpatch --kcidb ../k.json >/dev/null &&
 	cd .. && validate k.json &&
@@ -87,7 +68,7 @@ test_expect_success TREE,JSONSCHEMA 'a posted version: the base, the patchset, i
 
 test_expect_success TREE,JSONSCHEMA 'a warning is not a PASS; a finding is in the excerpt' '
 	conf warned "RFC PATCH" &&
-	mkpatch store/series/warned/v1/0001-x.patch "[PATCH] binder: x" "" "$COMMENT" &&
+	test_binder_patch "${KCIDB[@]}" store/series/warned/v1/0001-x.patch "[PATCH] binder: x" "$COMMENT" &&
 	cd store &&
 	kseries check warned --stage format --kcidb ../w.json >out &&
 	grep "warned  *v1  format  *warn" out &&
@@ -105,7 +86,7 @@ test_expect_success TREE,JSONSCHEMA 'a warning is not a PASS; a finding is in th
 
 test_expect_success TREE,JSONSCHEMA 'a version that does not apply: valid false, nothing built or tested' '
 	conf noapply PATCH &&
-	mkpatch store/series/noapply/v1/0001-x.patch "[PATCH] binder: x" "" "$COMMENT" &&
+	test_binder_patch "${KCIDB[@]}" store/series/noapply/v1/0001-x.patch "[PATCH] binder: x" "$COMMENT" &&
 	sed -i "s/^ static struct page \*binder_page_lookup/ static struct page *no_such_context_line/" \
 		store/series/noapply/v1/0001-x.patch &&
 	cd store &&

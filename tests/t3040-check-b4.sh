@@ -4,42 +4,12 @@ test_description='check --b4 as b4 review runs it: the message on stdin as b4 ha
 
 SKIP_REASON=${SKIP_REASON_TREE:-}
 # Results private to this test; the worktree is the one t3000 uses.
-export KSERIES_CHECK_WORKTREE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/wt/kseries-test
+export KSERIES_CHECK_WORKTREE=$REAL_CACHE/wt/kseries-test
 export KSERIES_CACHE=$TRASH/cache
 FORM="python3 $FIXTURES/b4-form.py"
 
-# mkpatch OUT SUBJECT MSGID SED: a patch mail editing binder_alloc.c of
-# v7.2.13 with the sed script, in the store's form (8bit UTF-8).
-mkpatch() {
-	out=$1 subject=$2 msgid=$3 script=$4
-	git -C "$KSERIES_TREE" show v7.2.13:drivers/android/binder_alloc.c >old.c
-	sed "$script" old.c >new.c
-	{
-		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
-		echo "From: A U Thor <author@example.invalid>"
-		echo "Date: Mon, 30 Nov 2026 10:00:00 +0000"
-		[ -z "$msgid" ] || echo "Message-ID: <$msgid>"
-		echo "Subject: $subject"
-		echo "MIME-Version: 1.0"
-		echo "Content-Type: text/plain; charset=UTF-8"
-		echo "Content-Transfer-Encoding: 8bit"
-		echo
-		echo "A change to binder_alloc.c for the b4 tests (café)."
-		echo
-		echo "Signed-off-by: A U Thor <author@example.invalid>"
-		echo "---"
-		diff -u --label a/drivers/android/binder_alloc.c \
-			--label b/drivers/android/binder_alloc.c old.c new.c
-		echo "-- "
-		echo "2.39.5"
-	} >"$out" || test $? = 1
-}
-
-conf() {
-	mkdir -p "store/series/$1/v1" &&
-	printf "[series]\n\ttitle = t\n\tbase = v7.2.13\n\tprefix = PATCH\n" \
-		>"store/series/$1/series.conf"
-}
+# the b4 tests' patch mails (test_binder_patch): the store's form, 8bit UTF-8
+B4=(-u -a "A U Thor <author@example.invalid>" -b "A change to binder_alloc.c for the b4 tests (café).")
 
 # tools FILE: the "tool status" pairs of a b4 check answer
 tools() {
@@ -53,8 +23,8 @@ for x in json.load(open(sys.argv[1])):
 }
 
 test_expect_success TREE 'setup: a patch with a line ending in "=" and a non-ASCII comment' '
-	conf enc &&
-	mkpatch store/series/enc/v1/0001-binder-demo.patch "[PATCH] binder: a demo value" "" \
+	test_series enc &&
+	test_binder_patch "${B4[@]}" store/series/enc/v1/0001-binder-demo.patch "[PATCH] binder: a demo value" \
 		"s|^static struct page \*binder_page_lookup|/* A demo value (naïve, café). */\nstatic const int binder_demo_value =\n\t0x3D;\n\n&|" &&
 	grep -q "^+static const int binder_demo_value =\$" store/series/enc/v1/0001-binder-demo.patch
 '
@@ -91,14 +61,14 @@ test_expect_success TREE 'a raw copy as the list archives it (not decoded) is fo
 '
 
 test_expect_success TREE 'setup: three patches, the second does not apply' '
-	conf three &&
-	mkpatch store/series/three/v1/0001-a.patch "[PATCH 1/3] binder: a" three-1@x \
+	test_series three &&
+	test_binder_patch "${B4[@]}" -m three-1@x store/series/three/v1/0001-a.patch "[PATCH 1/3] binder: a" \
 		"s|^static struct page \*binder_page_lookup|/* Looks up the page. */\n&|" &&
-	mkpatch store/series/three/v1/0002-b.patch "[PATCH 2/3] binder: b" three-2@x \
+	test_binder_patch "${B4[@]}" -m three-2@x store/series/three/v1/0002-b.patch "[PATCH 2/3] binder: b" \
 		"s|^static struct page \*binder_page_lookup|/* Finds the page. */\n&|" &&
 	sed -i "s/^ static struct page \*binder_page_lookup/ static struct page *no_such_context_line/" \
 		store/series/three/v1/0002-b.patch &&
-	mkpatch store/series/three/v1/0003-c.patch "[PATCH 3/3] binder: c" three-3@x \
+	test_binder_patch "${B4[@]}" -m three-3@x store/series/three/v1/0003-c.patch "[PATCH 3/3] binder: c" \
 		"s|^int binder_alloc_get_allocated_count(|/* Counts. */\n&|" &&
 	printf "%s\n" "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001" \
 		"From: A U Thor <author@example.invalid>" "Message-ID: <three-0@x>" \

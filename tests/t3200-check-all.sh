@@ -9,7 +9,7 @@ test_description='the main job: kseries check --all over the four series, then a
 # and the sid chroot and builds everything: tens of minutes; afterwards
 # a re-check is served from the cache.
 SKIP_REASON=${SKIP_REASON_TREE:-"kernel builds: make test or make check-kernel"}
-export KSERIES_CACHE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}
+export KSERIES_CACHE=$REAL_CACHE
 unset KSERIES_CHECK_WORKTREE
 # binder-alloc-spinlock v2 asks for 20 KUnit runs in a row (version.2.kunit),
 # about 18 minutes under UML; CI shows that repeated runs work with two.

@@ -100,26 +100,11 @@ results() {
 }
 
 test_expect_success TREE 'setup: a clean one-patch series and its reference results' '
-	mkdir -p cstore/series/good/v1 &&
-	printf "[series]\n\ttitle = t\n\tbase = v7.2.13\n\tprefix = PATCH\n" \
-		>cstore/series/good/series.conf &&
-	git -C "$KSERIES_TREE" show v7.2.13:drivers/android/binder_alloc.c >old.c &&
-	sed "s|^static struct page \*binder_page_lookup|/* Looks up the page installed at addr. */\n&|" old.c >new.c &&
-	{
-		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
-		echo "From: A U Thor <author@example.org>"
-		echo "Date: Mon, 30 Nov 2026 10:00:00 +0000"
-		echo "Subject: [PATCH] binder: explain the lru lock"
-		echo
-		echo "A change to binder_alloc.c for the kill tests."
-		echo
-		echo "Signed-off-by: A U Thor <author@example.org>"
-		echo "---"
-		diff -u --label a/drivers/android/binder_alloc.c \
-			--label b/drivers/android/binder_alloc.c old.c new.c || :
-		echo "-- "
-		echo "2.39.5"
-	} >cstore/series/good/v1/0001-binder-comment.patch &&
+	test_series good 1 cstore &&
+	test_binder_patch -b "A change to binder_alloc.c for the kill tests." \
+		cstore/series/good/v1/0001-binder-comment.patch \
+		"[PATCH] binder: explain the lru lock" \
+		"s|^static struct page \*binder_page_lookup|/* Looks up the page installed at addr. */\n&|" &&
 	(cd cstore && kseries check good --stage apply --stage format --stage checkpatch >../ref.out) &&
 	R=$HOME/.cache/kseries/results/good/v1 &&
 	results "$R" >ref.res &&

@@ -7,9 +7,7 @@ set -o pipefail
 
 CASES=$SRC_DIR/cocci/tests
 RUN=$SRC_DIR/cocci/run-sleep-check
-# lib.sh moves HOME into the scratch directory; find the real cache.
-real_home=$(getent passwd "$(id -u)" | cut -d: -f6)
-BASE_ALLOC=${KSERIES_TREE:-${KSERIES_CACHE:-$real_home/.cache/kseries}/linux}/drivers/android/binder_alloc.c
+BASE_ALLOC=${KSERIES_TREE:-$REAL_CACHE/linux}/drivers/android/binder_alloc.c
 
 if command -v "${SPATCH:-spatch}" >/dev/null 2>&1 || test -n "${SPATCH:-}"; then
 	test_set_prereq SPATCH
@@ -139,7 +137,7 @@ test_expect_success 'a missing input is an error' '
 # of the finding's identity.
 if test_have_prereq TREE && test_have_prereq SPATCH; then
 	test_set_prereq CHECK
-	export KSERIES_CHECK_WORKTREE=${KSERIES_CACHE:-$REAL_HOME/.cache/kseries}/wt/kseries-test
+	export KSERIES_CHECK_WORKTREE=$REAL_CACHE/wt/kseries-test
 fi
 
 # xpatch OUT SHIFT: the patch adding binder_demo_release() to binder.c;

@@ -1,9 +1,9 @@
 #!/bin/bash
-test_description='tests/kernel/binder-throughput.c builds statically and keeps its interface'
+test_description='binder-alloc-spinlock check/prog/binder-throughput.c builds statically and keeps its interface'
 
 . "$(dirname "$0")/lib.sh"
 
-PROG_SRC=$SRC_DIR/tests/kernel/binder-throughput.c
+PROG_SRC=$SRC_DIR/series/binder-alloc-spinlock/check/prog/binder-throughput.c
 
 # The uapi headers: the installed ones (linux-libc-dev), or those of a
 # kernel build dir's headers_install when KSERIES_UAPI names its usr/include.
@@ -15,7 +15,7 @@ else
 fi
 
 build() {
-	set -- -static -O2 -Wall -Wextra -Werror -pthread
+	set -- -static -O2 -Wall -Wextra -Werror -pthread -I "$SRC_DIR/kernel/prog"
 	[ -z "${KSERIES_UAPI:-}" ] || set -- "$@" -I "$KSERIES_UAPI"
 	gcc "$@" -o binder-throughput "$PROG_SRC"
 }

@@ -4,9 +4,7 @@ test_description='binder-alloc-spinlock v2: mail form, trailers, applies and pas
 . "$(dirname "$0")/lib.sh"
 
 V2=$SRC_DIR/series/binder-alloc-spinlock/v2
-LINUX=${KSERIES_CACHE:-$HOME/.cache/kseries}/linux
-# lib.sh points HOME at the scratch directory; find the real cache
-[ -d "$LINUX" ] || LINUX=$(getent passwd "$(id -u)" | cut -d: -f6)/.cache/kseries/linux
+LINUX=$REAL_CACHE/linux
 
 if git -C "$LINUX" rev-parse -q --verify v7.2.13^{commit} >/dev/null 2>&1; then
 	test_set_prereq BASETREE

@@ -2,28 +2,33 @@
 test_description='binder-defer-complete: the TF_DEFER_COMPLETE test program, and in the VM base, v2 and vN'
 . "$(dirname "$0")/lib.sh"
 
-# tests/kernel/binder-defer-test.c drives binder through raw ioctls. Here it
-# must build statically with the host's gcc (the VM initramfs has no libc).
+# The series' check/prog/binder-defer-test.c drives binder through raw
+# ioctls. Here it must build statically with the host's gcc (the VM
+# initramfs has no libc).
 #
 # Heavy (KERNEL, make check-kernel): three Rust binder VM kernels built by
-# tests/kernel/binder-defer-vmkernel.sh in the sid chroot (the first one
-# cold; then only rust_binder and the link), from $KSERIES_CACHE/wt/defer-vm,
-# a worktree this test checks out (detached) at v7.2.13, at v7.2.13 + v2
+# the series' check/vmkernel in the sid chroot (the first one cold; then
+# only rust_binder and the link) in $KSERIES_CACHE/build/vm-t8200-rust-binder,
+# from $KSERIES_CACHE/wt/t8200-defer, this test's own worktree and build dir
+# (the series' stages have theirs), which it checks out (detached) at
+# v7.2.13, at v7.2.13 + v2
 # (posted for an older tree; tests/t8200/v2-on-v7.2.13.patch is it applied
 # by hand, with the hunks 7.2 already has dropped) and at v7.2.13 + the
 # latest version. Keep no work of your own in it; the test holds
-# $WT.lock (flock) while it checks out and builds, as the series' check/vm
-# and check/perf stages do. Each boots under TCG:
+# $WT.lock (flock) while it checks out and builds. Each boots under TCG:
 #   latest: order=ok, and one server ioctl per transaction with the flag
 #   v2:     order=FAIL: the queued BR_TRANSACTION overtakes the deferred
 #           BR_TRANSACTION_COMPLETE (thread_has_deferred_work always false)
 #   base:   order=unsupported: BC_REPLY returns BR_TRANSACTION_COMPLETE at once
 
-CACHE=${KSERIES_CACHE:-$(getent passwd "$(id -u)" | cut -d: -f6)/.cache/kseries}
+CACHE=$REAL_CACHE
 SERIES=$SRC_DIR/series/binder-defer-complete
-WT=$CACHE/wt/defer-vm
-IMAGES=$CACHE/build/vm-rust-binder/images
-PROG=$SRC_DIR/tests/kernel/binder-defer-test.c
+WT=$CACHE/wt/t8200-defer
+BUILD=t8200-rust-binder
+IMAGES=$CACHE/build/vm-$BUILD/images
+PROG=$SERIES/check/prog/binder-defer-test.c
+VMKERNEL=$SERIES/check/vmkernel
+CC_PROG="gcc -static -O2 -Wall -pthread -I$SRC_DIR/kernel/prog"
 export KSERIES_CACHE=$CACHE
 
 if command -v gcc >/dev/null &&
@@ -53,7 +58,7 @@ field() {
 }
 
 test_expect_success STATIC_CC 'binder-defer-test builds statically, warning-free' '
-	gcc -static -O2 -Wall -Wextra -Werror -pthread -o binder-defer-test "$PROG" &&
+	$CC_PROG -Wextra -Werror -o binder-defer-test "$PROG" &&
 	file binder-defer-test | grep -q "statically linked"
 '
 
@@ -79,16 +84,16 @@ test_expect_success KERNEL "build the base, v2 and v$latest Rust binder VM kerne
 	am() { git -C "$WT" -c user.name=kseries -c user.email=kseries@localhost am -q "$@"; } &&
 	git -C "$WT" checkout -q --detach v7.2.13 &&
 	am $(ls "$SERIES/v$latest"/0*.patch | grep -v /0000-) &&
-	"$SRC_DIR/tests/kernel/binder-defer-vmkernel.sh" "$WT" "$IMAGES/latest.bzImage" &&
+	"$VMKERNEL" "$WT" "$IMAGES/latest.bzImage" "$BUILD" &&
 	git -C "$WT" checkout -q --detach v7.2.13 &&
 	am "$FIXTURES/v2-on-v7.2.13.patch" &&
-	"$SRC_DIR/tests/kernel/binder-defer-vmkernel.sh" "$WT" "$IMAGES/v2.bzImage" &&
+	"$VMKERNEL" "$WT" "$IMAGES/v2.bzImage" "$BUILD" &&
 	git -C "$WT" checkout -q --detach v7.2.13 &&
-	"$SRC_DIR/tests/kernel/binder-defer-vmkernel.sh" "$WT" "$IMAGES/base.bzImage"
+	"$VMKERNEL" "$WT" "$IMAGES/base.bzImage" "$BUILD"
 '
 
 test_expect_success KERNEL 'build the initramfs with binder-defer-test' '
-	gcc -static -O2 -Wall -pthread -o binder-defer-test "$PROG" &&
+	$CC_PROG -o binder-defer-test "$PROG" &&
 	"$SRC_DIR/kernel/vm-initramfs" "$TRASH/initrd.gz" binder-defer-test
 '
 

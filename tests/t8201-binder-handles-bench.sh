@@ -2,25 +2,27 @@
 test_description='binder-large-handles: the 100,000-reference benchmark, and in the VM base against patched'
 . "$(dirname "$0")/lib.sh"
 
-# tests/kernel/binder-handles-bench.c makes a client hold REFS binder
+# The series' check/prog/binder-handles-bench.c makes a client hold REFS binder
 # references and times calls that create one more, PF_LARGE_HANDLES off and
 # on. Here it must build statically with the host's gcc.
 #
 # Heavy (KERNEL, make check-kernel): two C binder VM kernels (kernel/vm-build,
-# host gcc), from $KSERIES_CACHE/wt/handles-vm, a worktree this test checks
-# out (detached) at v7.2.13 and at v7.2.13 + the latest version, in
-# $KSERIES_CACHE/build/vm-binder-handles. Keep no work of your own in it;
-# the test holds $WT.lock (flock) while it checks out and builds, as the
-# series' check/vm and check/perf stages do.
+# host gcc), from $KSERIES_CACHE/wt/t8201-handles, this test's own worktree
+# (the series' stages have theirs), which it checks out (detached) at
+# v7.2.13 and at v7.2.13 + the latest version, in its own build dir
+# $KSERIES_CACHE/build/vm-t8201-handles. Keep no work of your own in it;
+# the test holds $WT.lock (flock) while it checks out and builds.
 #   patched: both modes run; with none freed both hand out 1..count; after
 #            dropping handles 1..10, off reuses them, on goes on above
 #   base:    off runs the same; on is refused (BINDER_SET_PROC_FLAGS: EINVAL)
 
-CACHE=${KSERIES_CACHE:-$(getent passwd "$(id -u)" | cut -d: -f6)/.cache/kseries}
+CACHE=$REAL_CACHE
 SERIES=$SRC_DIR/series/binder-large-handles
-WT=$CACHE/wt/handles-vm
-IMAGES=$CACHE/build/vm-binder-handles/images
-PROG=$SRC_DIR/tests/kernel/binder-handles-bench.c
+WT=$CACHE/wt/t8201-handles
+BUILD=t8201-handles
+IMAGES=$CACHE/build/vm-$BUILD/images
+PROG=$SERIES/check/prog/binder-handles-bench.c
+CC_PROG="gcc -static -O2 -Wall -I$SRC_DIR/kernel/prog"
 export KSERIES_CACHE=$CACHE
 
 if command -v gcc >/dev/null &&
@@ -48,7 +50,7 @@ field() {
 }
 
 test_expect_success STATIC_CC 'binder-handles-bench builds statically, warning-free' '
-	gcc -static -O2 -Wall -Wextra -Werror -o binder-handles-bench "$PROG" &&
+	$CC_PROG -Wextra -Werror -o binder-handles-bench "$PROG" &&
 	file binder-handles-bench | grep -q "statically linked"
 '
 
@@ -67,15 +69,15 @@ test_expect_success KERNEL "build the base and v$latest C binder VM kernels" '
 	fi &&
 	git -C "$WT" am --abort 2>/dev/null || : &&
 	git -C "$WT" checkout -q --detach v7.2.13 &&
-	"$SRC_DIR/kernel/vm-build" -o "$IMAGES/base.bzImage" "$WT" binder-handles &&
+	"$SRC_DIR/kernel/vm-build" -o "$IMAGES/base.bzImage" "$WT" "$BUILD" &&
 	git -C "$WT" -c user.name=kseries -c user.email=kseries@localhost \
 		am -q $(ls "$SERIES/v$latest"/0*.patch | grep -v /0000-) &&
-	"$SRC_DIR/kernel/vm-build" -o "$IMAGES/patched.bzImage" "$WT" binder-handles &&
+	"$SRC_DIR/kernel/vm-build" -o "$IMAGES/patched.bzImage" "$WT" "$BUILD" &&
 	git -C "$WT" checkout -q --detach v7.2.13
 '
 
 test_expect_success KERNEL 'build the initramfs with binder-handles-bench' '
-	gcc -static -O2 -Wall -o binder-handles-bench "$PROG" &&
+	$CC_PROG -o binder-handles-bench "$PROG" &&
 	"$SRC_DIR/kernel/vm-initramfs" "$TRASH/initrd.gz" binder-handles-bench
 '
 

@@ -10,7 +10,7 @@ test_description='rtmutex-wake-check in the VM: the 1 ms PI timedlock, base agai
 # v7.2.13 + series/rtmutex-wake-check/vN (the latest version), in
 # $KSERIES_CACHE/build/vm-rtmutex. Keep no work of your own in it.
 
-CACHE=${KSERIES_CACHE:-$(getent passwd "$(id -u)" | cut -d: -f6)/.cache/kseries}
+CACHE=$REAL_CACHE
 SERIES=$SRC_DIR/series/rtmutex-wake-check
 WT=$CACHE/wt/rtmutex
 IMAGES=$CACHE/build/vm-rtmutex/images
@@ -53,7 +53,7 @@ test_expect_success KERNEL "build the base kernel and v$latest of the series" '
 
 test_expect_success KERNEL 'build the initramfs: rtmutex-timedlock, the series selftest' '
 	gcc -static -O2 -Wall -pthread -o rtmutex-timedlock \
-		"$SRC_DIR/tests/kernel/rtmutex-timedlock.c" &&
+		"$SRC_DIR/series/rtmutex-wake-check/check/prog/rtmutex-timedlock.c" &&
 	"$SRC_DIR/kernel/vm-initramfs" "$TRASH/initrd.gz" rtmutex-timedlock \
 		futex_pi_spin_owner
 '

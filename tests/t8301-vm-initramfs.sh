@@ -13,7 +13,7 @@ fi
 
 test_expect_success TOOLS 'rtmutex-timedlock builds as a static program' '
 	gcc -static -O2 -Wall -Wextra -Werror -pthread \
-		-o rtmutex-timedlock "$SRC_DIR/tests/kernel/rtmutex-timedlock.c" &&
+		-o rtmutex-timedlock "$SRC_DIR/series/rtmutex-wake-check/check/prog/rtmutex-timedlock.c" &&
 	! readelf -l rtmutex-timedlock | grep -q "program interpreter"
 '
 
@@ -32,7 +32,7 @@ test_expect_success TOOLS 'rtmutex-timedlock: a round past the cap gets the lock
 '
 
 test_expect_success TOOLS 'the init script parses' '
-	busybox sh -n "$SRC_DIR/tests/kernel/init"
+	busybox sh -n "$KDIR/vm-init"
 '
 
 test_expect_success TOOLS 'vm-initramfs packs busybox, init and the programs in order' '
@@ -40,7 +40,7 @@ test_expect_success TOOLS 'vm-initramfs packs busybox, init and the programs in 
 	"$KDIR/vm-initramfs" out/initrd.gz rtmutex-timedlock second.sh &&
 	mkdir x && (cd x && zcat ../out/initrd.gz | cpio --quiet -id) &&
 	test -x x/init && test -x x/bin/busybox &&
-	cmp x/init "$SRC_DIR/tests/kernel/init" &&
+	cmp x/init "$KDIR/vm-init" &&
 	cmp x/tests/rtmutex-timedlock rtmutex-timedlock &&
 	printf "rtmutex-timedlock\nsecond.sh\n" >expect &&
 	test_cmp expect x/tests/list

@@ -1,7 +1,5 @@
 #!/usr/bin/env bash
 test_description='kernel/ workbench scripts: provisioning, chroot-run, kbuild, sparse-check, kunit-run'
-# The real cache, captured before lib.sh points HOME at the scratch dir.
-REAL_CACHE=${KSERIES_CACHE:-${HOME:-/root}/.cache/kseries}
 . "$(dirname "$0")/lib.sh"
 
 K=$SRC_DIR/kernel

@@ -112,9 +112,12 @@ static void hash_inputs(GChecksum *sum, const struct check_ctx *ctx,
 	if (in & CHECK_IN_MODEL)
 		hash_path(sum, ctx->s->dir, "model");
 	if (in & CHECK_IN_SCRIPTS) {
-		/* the series' stage scripts, the programs its VMs run */
+		/*
+		 * The series' stage scripts and the programs its VMs run
+		 * (check/prog/); what the series share (kernel/prog/,
+		 * kernel/vm-stage.sh) is in kernel/, CHECK_IN_KERNEL.
+		 */
 		hash_path(sum, ctx->s->dir, "check");
-		hash_path(sum, ctx->kernel_dir, "../tests/kernel");
 	}
 	if (in & CHECK_IN_MAILS) {
 		/*

@@ -48,7 +48,7 @@ enum {
 	CHECK_IN_KERNEL = 1 << 0,	/* kernel/ (the workbench scripts) */
 	CHECK_IN_COCCI = 1 << 1,	/* cocci/ */
 	CHECK_IN_MODEL = 1 << 2,	/* series/NAME/model/ */
-	CHECK_IN_SCRIPTS = 1 << 3,	/* series/NAME/check/, tests/kernel/ */
+	CHECK_IN_SCRIPTS = 1 << 3,	/* series/NAME/check/ (and its prog/) */
 	CHECK_IN_MAILS = 1 << 4,	/* the version's mail files */
 	CHECK_IN_REVIEW = 1 << 5,	/* series.conf, series/NAME/feedback/ */
 	CHECK_IN_MAINTAINERS = 1 << 6,	/* MAINTAINERS-notes/ */

@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ -x ./kseries ] || make -s kseries
 
-tree=${KSERIES_TREE:-${KSERIES_CACHE:-$HOME/.cache/kseries}/linux}
+. kernel/lib.sh
+tree=${KSERIES_TREE:-$KSERIES_CACHE/linux}
 if ! git -C "$tree" rev-parse -q --verify refs/tags/v7.2.13 >/dev/null; then
 	echo "check-cache: SKIP: no base tree at $tree (kernel/provision-base)"
 	exit 0

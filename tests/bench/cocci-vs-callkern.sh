@@ -18,7 +18,8 @@
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
-cache=${KSERIES_CACHE:-$HOME/.cache/kseries}
+. "$src/kernel/lib.sh"
+cache=$KSERIES_CACHE
 linux=${KSERIES_TREE:-$cache/linux}
 callkern=$linux/scripts/coccinelle/locks/call_kern.cocci
 test -f "$callkern" || { echo "cocci-vs-callkern: error: cannot open '$callkern'" >&2; exit 2; }

@@ -24,6 +24,7 @@
 # then says "(cached)").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. kernel/lib.sh
 [ -x ./kseries ] || make -s kseries
 
 claim() {
@@ -40,7 +41,7 @@ claim() {
 perf() {
 	local out status sum nocache=--no-cache
 	[ "${KSERIES_BENCH_CACHED:-}" != 1 ] || nocache=
-	out=$(KSERIES_CHECK_WORKTREE=${KSERIES_CHECK_WORKTREE:-${KSERIES_CACHE:-$HOME/.cache/kseries}/wt/kseries-bench} \
+	out=$(KSERIES_CHECK_WORKTREE=${KSERIES_CHECK_WORKTREE:-$KSERIES_CACHE/wt/kseries-bench} \
 		./kseries check "$1" --stage perf $nocache 2>/dev/null |
 		grep -E '^[^ ]+ +v[0-9]+ +perf ' | tail -n 1 || :)
 	status=$(printf '%s\n' "$out" | awk '{ print $4 }')
