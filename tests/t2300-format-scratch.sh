@@ -101,6 +101,16 @@ test_expect_success 'a run does not sweep the directories of a live one' '
 	rm -f hang
 '
 
+test_expect_success 'killed between mkdir and .owner: swept once its maker is gone' '
+	sh -c "exit 0" & dead=$! && wait $dead &&
+	mkdir "tmp/kseries-format-p$dead-abcdef" "tmp/kseries-format-p$$-ghijkl" &&
+	: >"tmp/kseries-format-p$dead-abcdef/patch" &&
+	TMPDIR=$TRASH/tmp kseries format three -o out5 >/dev/null &&
+	test ! -e "tmp/kseries-format-p$dead-abcdef" &&
+	test -d "tmp/kseries-format-p$$-ghijkl" &&
+	rmdir "tmp/kseries-format-p$$-ghijkl"
+'
+
 test_expect_success 'kill -9 at random points: every next run leaves the tree and $TMPDIR clean' '
 	for i in $(seq 1 12); do
 		(export TMPDIR=$TRASH/tmp && kill_at_random 600 "$KSERIES" format three -o "r$i") &&

@@ -6,9 +6,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <glib.h>
@@ -53,6 +56,38 @@ static bool dead_name(const char *name)
 	       !strcmp(name + n - 5, ".dead");
 }
 
+/*
+ * Whether name (kseries-WHAT-pPID-XXXXXX) names a process that is gone:
+ * its maker died before it could create the .owner. A pid that is
+ * alive, reused or not, leaves the directory for a later sweep.
+ */
+static bool maker_gone(const char *name)
+{
+	const char *dash = strrchr(name, '-'), *p;
+	char *end;
+	long pid;
+
+	for (p = dash; p > name && p[-1] != '-'; p--)
+		;
+	if (!dash || p == dash || *p != 'p')
+		return false;
+	errno = 0;
+	pid = strtol(p + 1, &end, 10);
+	if (errno || end != dash || pid <= 0 || pid > INT_MAX)
+		return false;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+/* Out of the live names first, then removed (see scratch_sweep()). */
+static void remove_dead(const char *path)
+{
+	char *gone = g_strconcat(path, ".dead", NULL);
+
+	if (!rename(path, gone))
+		remove_tree(gone);
+	g_free(gone);
+}
+
 void scratch_sweep(void)
 {
 	const char *tmp = g_get_tmp_dir();
@@ -64,8 +99,7 @@ void scratch_sweep(void)
 		struct stat st;
 		char *path;
 		int dfd, fd;
-
-		bool dead = dead_name(de->d_name);
+		bool dead = dead_name(de->d_name), no_owner;
 
 		if ((!dead && !scratch_name(de->d_name)) ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
@@ -82,21 +116,22 @@ void scratch_sweep(void)
 		if (dfd < 0)
 			continue;
 		fd = openat(dfd, OWNER, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		no_owner = fd < 0 && errno == ENOENT;
 		close(dfd);
-		if (fd < 0)
-			continue;
 		path = g_build_filename(tmp, de->d_name, NULL);
+		if (fd < 0) {
+			if (no_owner && maker_gone(de->d_name))
+				remove_dead(path);
+			g_free(path);
+			continue;
+		}
 		/* ours, made by this process: flock would succeed on it */
 		if ((!owned || !g_hash_table_contains(owned, path)) &&
 		    flock(fd, LOCK_EX | LOCK_NB) == 0) {
 			/* out of the live names first: a kill while it is
 			 * removed leaves a NAME.dead, never a directory
 			 * without its .owner under a live name */
-			char *gone = g_strconcat(path, ".dead", NULL);
-
-			if (!rename(path, gone))
-				remove_tree(gone);
-			g_free(gone);
+			remove_dead(path);
 		}
 		close(fd);
 		g_free(path);
@@ -111,7 +146,8 @@ void scratch_sweep(void)
  */
 static int make_locked(const char *what, char **dirp, int *fdp)
 {
-	char *templ = g_strdup_printf("%s%s-XXXXXX", SCRATCH_PREFIX, what);
+	char *templ = g_strdup_printf("%s%s-p%ld-XXXXXX", SCRATCH_PREFIX, what,
+				      (long)getpid());
 	char *dir = g_dir_make_tmp(templ, NULL), *owner;
 	struct stat st;
 	int fd, ret = 0;

@@ -5,12 +5,15 @@
 /*
  * Scratch directories that a later run sweeps when this one is killed.
  *
- * scratch_dir_make() creates $TMPDIR/kseries-WHAT-XXXXXX holding a file
+ * scratch_dir_make() creates $TMPDIR/kseries-WHAT-pPID-XXXXXX holding a file
  * .owner on which this process keeps an exclusive flock(2) until
  * scratch_dir_remove(). The kernel drops the lock when the process dies,
  * however it dies (kill -9 included), so a directory whose .owner can be
- * locked belongs to nobody: scratch_sweep() removes those. Directories
- * without an .owner (made by older versions, or being made) are left.
+ * locked belongs to nobody: scratch_sweep() removes those. A directory
+ * without an .owner is one whose maker was killed between mkdir and
+ * creating its .owner, or is in that window now: it is removed when the
+ * process its name names (pPID) is gone, left otherwise (as are those
+ * of older versions, whose names carry no pid).
  */
 
 /*
