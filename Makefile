@@ -57,6 +57,7 @@ KSERIES_VERSION := $(shell \
 LIB_OBJS =
 LIB_OBJS += tools/anchor.o
 LIB_OBJS += tools/apply.o
+LIB_OBJS += tools/b4.o
 LIB_OBJS += tools/check.o
 LIB_OBJS += tools/check-b4.o
 LIB_OBJS += tools/check-cache.o

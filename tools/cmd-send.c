@@ -15,8 +15,8 @@
  * as posted in series.conf (the Message-ID of the cover, or of the one
  * patch, the date, origin = posted), so that fetch finds its replies.
  *
- * With --b4, the version is put on a b4 prep branch (kseries b4-branch)
- * and `b4 send` sends it, with the user's b4 configuration.
+ * With --b4, the version is put on a b4 prep branch (b4.h, as kseries
+ * b4-branch makes it) and `b4 send` sends it, with the user's b4 configuration.
  * KSERIES_NO_SEND=1 in the environment (the tests set it) refuses anything
  * but --dry-run.
  */
@@ -25,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "apply.h"
+#include "b4.h"
 #include "builtin.h"
 #include "format.h"
 #include "ident.h"
@@ -34,7 +34,6 @@
 #include "run.h"
 #include "series.h"
 #include "util.h"
-#include "workbench.h"
 #include "banned.h"
 
 static const char send_usage[] =
@@ -49,26 +48,19 @@ struct send_opts {
 
 static int send_b4(const struct send_opts *so)
 {
-	const char *bargv[8];
+	struct b4_branch_opts bo = { .spec = so->spec, .worktree = so->wt,
+				     .force = true };
+	struct b4_branch b;
 	GPtrArray *args;
-	char *name = NULL, *wt;
-	int n = 0, r, v;
+	int r;
 
-	bargv[n++] = "b4-branch";
-	bargv[n++] = so->spec;
-	if (so->wt) {
-		bargv[n++] = "-w";
-		bargv[n++] = so->wt;
-	}
-	bargv[n++] = "--force";
-	bargv[n] = NULL;
-	r = cmd_b4_branch(n, bargv);
-	if (r)
-		return r;
-	if (series_parse_spec(so->spec, &name, &v) < 0)
+	b4_branch_init(&b);
+	if (b4_branch_prepare(&bo, &b) < 0) {
+		b4_branch_release(&b);
 		return EXIT_FINDINGS;
-	wt = so->wt ? g_canonicalize_filename(so->wt, NULL) :
-		      g_strdup_printf("%s/wt/b4-%s", cache_dir(), name);
+	}
+	printf("%s\t%s\tv%d\t%s\n", b.worktree, b.branch, b.version,
+	       b.change_id ? b.change_id : "");
 	args = g_ptr_array_new_with_free_func(g_free);
 	g_ptr_array_add(args, g_strdup("b4"));
 	g_ptr_array_add(args, g_strdup("send"));
@@ -94,7 +86,7 @@ static int send_b4(const struct send_opts *so)
 		struct ident id;
 		char *e[6];
 		const char *env[7];
-		struct run_opts ro = { .dir = wt, .env = env };
+		struct run_opts ro = { .dir = b.worktree, .env = env };
 		struct run_result rr = { 0 };
 
 		ident_init(&id);
@@ -121,8 +113,7 @@ static int send_b4(const struct send_opts *so)
 		ident_release(&id);
 	}
 	g_ptr_array_unref(args);
-	g_free(wt);
-	g_free(name);
+	b4_branch_release(&b);
 	return r ? EXIT_FINDINGS : 0;
 }
 
