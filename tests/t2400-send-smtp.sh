@@ -14,55 +14,9 @@ export GIT_AUTHOR_NAME="Sam Sender" GIT_AUTHOR_EMAIL=sam@example.org
 export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
 unset KSERIES_NO_SEND
 
-# a python3 with aiosmtpd (Debian's python3-aiosmtpd is /usr/bin/python3's)
-PY=
-for p in /usr/bin/python3 python3; do
-	if "$p" -c 'import aiosmtpd' 2>/dev/null; then
-		PY=$p
-		break
-	fi
-done
-if [ -n "$PY" ] && [ -x "$(git --exec-path)/git-send-email" ]; then
-	test_set_prereq SMTP
-else
-	SKIP_REASON='no python3-aiosmtpd or no git send-email'
-fi
-
-# start_sink DIR [REFUSED...]: the server, its port in $PORT, its pid in
-# DIR.pid (each test body is a subshell: the EXIT trap below stops what
-# a failed body left running)
-start_sink() {
-	local dir=$1 i=0
-	shift
-	rm -rf "$dir" && mkdir -p "$dir" || return 1
-	"$PY" "$FIXTURES/smtp-sink.py" "$dir" "$@" &
-	echo $! >"$dir.pid"
-	SINK_DIR=$dir
-	while [ ! -s "$dir/port" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	PORT=$(cat "$dir/port") &&
-	git config --global sendemail.smtpServer 127.0.0.1 &&
-	git config --global sendemail.smtpServerPort "$PORT"
-}
-stop_sink() {
-	local pid
-	pid=$(cat "$SINK_DIR.pid") &&
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	rm -f "$SINK_DIR.pid"
-	# SMTP carries CRLF lines; compare them as text
-	for f in "$SINK_DIR"/*.eml; do
-		[ -f "$f" ] && sed -i "s/\r\$//" "$f"
-	done
-	return 0
-}
+. "$TEST_DIR/lib-smtp.sh"
 cleanup() {
-	local f
-	for f in "$TRASH"/*.pid; do
-		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
-	done
+	smtp_cleanup
 	rm -rf "$TRASH"
 }
 trap cleanup EXIT
