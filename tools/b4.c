@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * b4 prep branches: see b4.h.
+ * b4 prep branches and b4 send: see b4.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -357,4 +357,219 @@ out:
 	ident_release(&id);
 	g_free(from);
 	return ret;
+}
+
+void b4_sent_init(struct b4_sent *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void b4_sent_release(struct b4_sent *r)
+{
+	g_free(r->message_id);
+	g_free(r->tag);
+	g_free(r->date);
+	if (r->log)
+		g_string_free(r->log, TRUE);
+	b4_sent_init(r);
+}
+
+unsigned b4_count(const char *log, const char *what)
+{
+	size_t wl = strlen(what);
+	unsigned n = 0;
+	const char *l = log;
+
+	while (l && *l) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+
+		if (len > wl + 1 && !memcmp(l, what, wl) && l[wl] == ' ' &&
+		    g_ascii_isdigit(l[wl + 1])) {
+			char *end;
+			unsigned long v = strtoul(l + wl + 1, &end, 10);
+
+			if (!strncmp(end, " messages", 9) && v < 100000)
+				n = v;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	return n;
+}
+
+char *b4_history_msgid(const char *msg, int version)
+{
+	const char *marker;
+	json_error_t jerr;
+	json_t *j = tracking_parse(msg, &marker, &jerr);
+	json_t *ids, *last;
+	char vrev[32];
+	char *id = NULL;
+
+	if (!j)
+		return NULL;
+	g_snprintf(vrev, sizeof(vrev), "v%d", version);
+	ids = json_object_get(json_object_get(json_object_get(j, "series"),
+					      "history"), vrev);
+	last = json_is_array(ids) && json_array_size(ids) ?
+		json_array_get(ids, json_array_size(ids) - 1) : NULL;
+	if (json_is_string(last) && *json_string_value(last))
+		id = g_strdup(json_string_value(last));
+	json_decref(j);
+	return id;
+}
+
+/* The b4 send argv of o, new. */
+static GPtrArray *send_argv(const struct b4_send_opts *o)
+{
+	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+
+	g_ptr_array_add(a, g_strdup("b4"));
+	g_ptr_array_add(a, g_strdup("send"));
+	if (o->dry_run)
+		g_ptr_array_add(a, g_strdup("--dry-run"));
+	if (o->no_sign)
+		g_ptr_array_add(a, g_strdup("--no-sign"));
+	if (o->to && o->to->len) {
+		g_ptr_array_add(a, g_strdup("--to"));
+		for (guint i = 0; i < o->to->len; i++)
+			g_ptr_array_add(a, g_strdup(o->to->pdata[i]));
+	}
+	if (o->cc && o->cc->len) {
+		g_ptr_array_add(a, g_strdup("--cc"));
+		for (guint i = 0; i < o->cc->len; i++)
+			g_ptr_array_add(a, g_strdup(o->cc->pdata[i]));
+	}
+	g_ptr_array_add(a, NULL);
+	return a;
+}
+
+/* The last non-empty line of log, new ("no output" when none). */
+static char *last_line(const GString *log)
+{
+	char **lines = g_strsplit(log ? log->str : "", "\n", -1);
+	char *last = NULL;
+
+	for (char **l = lines; *l; l++)
+		if (*g_strstrip(*l)) {
+			g_free(last);
+			last = g_strdup(*l);
+		}
+	g_strfreev(lines);
+	return last ? last : g_strdup("no output");
+}
+
+/* What b4 recorded of the send of b: the Message-ID and the tag's date. */
+static int read_sent(const struct b4_branch *b, struct b4_sent *r)
+{
+	char *range = g_strdup_printf("%s..refs/heads/%s", b->base, b->branch);
+	char *ref = g_strdup_printf("refs/tags/%s", r->tag);
+	const char *first[] = { "git", "rev-list", "--reverse", range, NULL };
+	const char *date[] = { "git", "for-each-ref",
+			       "--format=%(taggerdate:rfc2822)", ref, NULL };
+	char *commits = NULL, *msg = NULL, *nl;
+	int ret = -1;
+
+	if (run_in(b->worktree, NULL, first, &commits) < 0)
+		goto out;
+	nl = strchr(commits, '\n');
+	if (nl)
+		*nl = '\0';
+	{
+		const char *show[] = { "git", "log", "-1", "--format=%B",
+				       commits, NULL };
+
+		if (!*commits || run_in(b->worktree, NULL, show, &msg) < 0) {
+			error("b4 sent, but %s has no cover commit", b->branch);
+			goto out;
+		}
+	}
+	r->message_id = b4_history_msgid(msg, b->version);
+	if (!r->message_id) {
+		error("b4 sent, but recorded no Message-ID for v%d", b->version);
+		goto out;
+	}
+	if (run_in(b->worktree, NULL, date, &r->date) < 0)
+		goto out;
+	if (!*r->date) {
+		error("b4 sent, but made no tag %s", r->tag);
+		goto out;
+	}
+	ret = 0;
+out:
+	g_free(range);
+	g_free(ref);
+	g_free(commits);
+	g_free(msg);
+	return ret;
+}
+
+/* Runs b4 send as the sender; r->log gets its output. */
+static int run_b4_send(const struct b4_branch *b, const struct b4_send_opts *o,
+		       struct b4_sent *r, int *status)
+{
+	GPtrArray *args = send_argv(o);
+	struct ident id;
+	GPtrArray *env = NULL;
+	/* b4 send asks "Press Enter to proceed" before a real send */
+	struct run_opts ro = { .dir = b->worktree, .in = "\n", .in_len = 1,
+			       .capture_out = true, .merge_err = true,
+			       .timeout = 3600 };
+	struct run_result rr = { 0 };
+	int ret = -1;
+
+	ident_init(&id);
+	if (ident_sender_or_error(&id) < 0)
+		goto out;
+	env = sender_env(&id, NULL);
+	ro.env = ENV(env);
+	fflush(stdout);
+	if (run_argv((const char *const *)args->pdata, &ro, &rr) < 0)
+		goto out;
+	*status = rr.timed_out ? -1 : rr.status;
+	r->log = rr.out;
+	rr.out = NULL;
+	ret = 0;
+out:
+	run_result_release(&rr);
+	ident_release(&id);
+	if (env)
+		g_ptr_array_unref(env);
+	g_ptr_array_unref(args);
+	return ret;
+}
+
+int b4_send(const struct b4_branch *b, const struct b4_send_opts *o,
+	    struct b4_sent *r)
+{
+	char *ref, *have, *last;
+	int status = -1;
+
+	r->tag = g_strdup_printf("sent/%s-v%d", b->name, b->version);
+	ref = g_strdup_printf("refs/tags/%s", r->tag);
+	have = resolve_commit(b->worktree, ref);
+	g_free(ref);
+	if (have && !o->dry_run) {
+		g_free(have);
+		return error("tag %s exists: %s v%d was sent with b4 before",
+			     r->tag, b->series.name, b->version);
+	}
+	g_free(have);
+	if (run_b4_send(b, o, r, &status) < 0)
+		return -1;
+	r->converted = b4_count(r->log->str, "Converted the branch to");
+	r->sent = b4_count(r->log->str, o->dry_run ?
+			   "DRYRUN: Would have sent" : "Sent");
+	if (status == 0 && r->converted && r->sent == r->converted)
+		return o->dry_run ? 0 : read_sent(b, r);
+	last = last_line(r->log);
+	if (status < 0)
+		error("b4 send timed out: %s", last);
+	else if (status)
+		error("b4 send failed (exit %d): %s", status, last);
+	else
+		error("b4 send: %u of %u messages sent: %s", r->sent,
+		      r->converted, last);
+	g_free(last);
+	return -1;
 }

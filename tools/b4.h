@@ -8,7 +8,7 @@
 #include "series.h"
 
 /*
- * b4 prep branches (as b4 0.12 knows them).
+ * b4 prep branches and `b4 send` (as b4 0.12 knows them).
  *
  * b4_branch_prepare() puts a version on a b4 prep branch that `b4 send`
  * sends, in a worktree of the base tree (made when missing):
@@ -26,6 +26,13 @@
  * git run with the sender's (ident.h) as command-line configuration
  * (GIT_CONFIG_COUNT) and as committer, so the base tree's own local
  * identity never reaches the branch or the mails b4 writes.
+ *
+ * b4_send() runs `b4 send` on that branch and reads what b4 reports:
+ * "Converted the branch to N messages", "Sent N messages" (or, with
+ * --dry-run, "DRYRUN: Would have sent N messages"), and what it records
+ * after a real send (b4's reroll()): the cover letter's Message-ID in the
+ * tracking data's series.history["vN"] and the annotated tag
+ * sent/NAME-vN, whose tagger date is the time of the send.
  */
 
 struct b4_branch_opts {
@@ -59,5 +66,43 @@ bool b4_branch_name_ok(const char *name);
  * or git failed.
  */
 int b4_branch_prepare(const struct b4_branch_opts *o, struct b4_branch *b);
+
+struct b4_send_opts {
+	bool dry_run, no_sign;
+	const GPtrArray *to, *cc;	/* const char *, extra recipients */
+};
+
+struct b4_sent {
+	unsigned converted;	/* "Converted the branch to N messages" */
+	unsigned sent;		/* "Sent N messages" / "Would have sent" */
+	char *message_id;	/* series.history["vN"]'s last, no <> */
+	char *tag;		/* "sent/NAME-vN" */
+	char *date;		/* the tag's tagger date, RFC 2822 */
+	GString *log;		/* b4's output, stdout and stderr */
+};
+
+void b4_sent_init(struct b4_sent *r);
+void b4_sent_release(struct b4_sent *r);
+
+/*
+ * Runs `b4 send` on b's branch in b's worktree, with the user's b4 and
+ * sendemail configuration and the sender's user.name/user.email, and
+ * fills r from what b4 reports. A real send succeeds only when b4 exits
+ * 0, says it sent every message it converted, and has recorded the
+ * Message-ID and made the sent tag; a tag sent/NAME-vN that exists before
+ * is refused before anything is sent (b4 would not record the send).
+ * Returns 0, or -1 with one error printed (quoting b4's last line).
+ */
+int b4_send(const struct b4_branch *b, const struct b4_send_opts *o,
+	    struct b4_sent *r);
+
+/*
+ * Pieces exposed for tests. b4_count(): the N of the last line of log
+ * that starts with what (then " N messages"), or 0. b4_history_msgid():
+ * from a cover commit message with b4's tracking data, the last
+ * Message-ID of series.history["v<version>"] (new string) or NULL.
+ */
+unsigned b4_count(const char *log, const char *what);
+char *b4_history_msgid(const char *msg, int version);
 
 #endif

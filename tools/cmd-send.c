@@ -16,7 +16,10 @@
  * patch, the date, origin = posted), so that fetch finds its replies.
  *
  * With --b4, the version is put on a b4 prep branch (b4.h, as kseries
- * b4-branch makes it) and `b4 send` sends it, with the user's b4 configuration.
+ * b4-branch makes it) and `b4 send` sends it, with the user's b4 and
+ * sendemail configuration; the send is what b4 reports (every message
+ * it converted sent, its Message-ID and sent tag recorded), and only
+ * that is recorded as posted.
  * KSERIES_NO_SEND=1 in the environment (the tests set it) refuses anything
  * but --dry-run.
  */
@@ -46,75 +49,54 @@ struct send_opts {
 	GPtrArray *to, *cc;	/* const char *, borrowed from argv */
 };
 
+/* series.conf: the version as posted (DESIGN.md §2). */
+static int record_posted(struct series *s, int version, const char *id,
+			 const char *date)
+{
+	if (series_version_set(s, version, "message-id", id) < 0 ||
+	    series_version_set(s, version, "date", date) < 0 ||
+	    series_version_set(s, version, "origin", "posted") < 0)
+		return -1;
+	printf("%s v%d recorded as posted: <%s>\n", s->name, version, id);
+	return 0;
+}
+
+/*
+ * The version on a b4 prep branch (b4.h), sent by `b4 send`; after a
+ * real send the version is recorded as posted from what b4 reports and
+ * records (the cover's Message-ID, the date of its sent tag), never
+ * from what we formatted.
+ */
 static int send_b4(const struct send_opts *so)
 {
 	struct b4_branch_opts bo = { .spec = so->spec, .worktree = so->wt,
 				     .force = true };
+	struct b4_send_opts o = { .dry_run = so->dry_run,
+				  .no_sign = so->no_sign, .to = so->to,
+				  .cc = so->cc };
 	struct b4_branch b;
-	GPtrArray *args;
-	int r;
+	struct b4_sent r;
+	int ret = EXIT_FINDINGS;
 
 	b4_branch_init(&b);
-	if (b4_branch_prepare(&bo, &b) < 0) {
-		b4_branch_release(&b);
-		return EXIT_FINDINGS;
-	}
+	b4_sent_init(&r);
+	if (b4_branch_prepare(&bo, &b) < 0)
+		goto out;
 	printf("%s\t%s\tv%d\t%s\n", b.worktree, b.branch, b.version,
 	       b.change_id ? b.change_id : "");
-	args = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(args, g_strdup("b4"));
-	g_ptr_array_add(args, g_strdup("send"));
-	if (so->dry_run)
-		g_ptr_array_add(args, g_strdup("--dry-run"));
-	if (so->no_sign)
-		g_ptr_array_add(args, g_strdup("--no-sign"));
-	if (so->to->len) {
-		g_ptr_array_add(args, g_strdup("--to"));
-		for (guint i = 0; i < so->to->len; i++)
-			g_ptr_array_add(args, g_strdup(so->to->pdata[i]));
-	}
-	if (so->cc->len) {
-		g_ptr_array_add(args, g_strdup("--cc"));
-		for (guint i = 0; i < so->cc->len; i++)
-			g_ptr_array_add(args, g_strdup(so->cc->pdata[i]));
-	}
-	g_ptr_array_add(args, NULL);
-	fflush(stdout);
-	{
-		/* b4 reads user.name/user.email: the sender's, never the
-		 * base tree's local ones (kseries b4-branch does the same) */
-		struct ident id;
-		char *e[6];
-		const char *env[7];
-		struct run_opts ro = { .dir = b.worktree, .env = env };
-		struct run_result rr = { 0 };
-
-		ident_init(&id);
-		r = ident_sender_or_error(&id);
-		if (r == 0) {
-			e[0] = g_strdup("GIT_CONFIG_COUNT=2");
-			e[1] = g_strdup("GIT_CONFIG_KEY_0=user.name");
-			e[2] = g_strdup_printf("GIT_CONFIG_VALUE_0=%s", id.name);
-			e[3] = g_strdup("GIT_CONFIG_KEY_1=user.email");
-			e[4] = g_strdup_printf("GIT_CONFIG_VALUE_1=%s", id.email);
-			e[5] = NULL;
-			for (int k = 0; k < 6; k++)
-				env[k] = e[k];
-			env[6] = NULL;
-			if (run_argv((const char *const *)args->pdata, &ro,
-				     &rr) < 0)
-				r = -1;
-			else
-				r = rr.status;
-			run_result_release(&rr);
-			for (int k = 0; k < 5; k++)
-				g_free(e[k]);
-		}
-		ident_release(&id);
-	}
-	g_ptr_array_unref(args);
+	if (b4_send(&b, &o, &r) < 0)
+		goto out;
+	fwrite(r.log->str, 1, r.log->len, stdout);
+	printf("%s v%d: %u of %u mails %s (b4)\n", b.series.name, b.version,
+	       r.sent, r.converted, so->dry_run ? "would be sent" : "sent");
+	if (!so->dry_run &&
+	    record_posted(&b.series, b.version, r.message_id, r.date) < 0)
+		goto out;
+	ret = 0;
+out:
+	b4_sent_release(&r);
 	b4_branch_release(&b);
-	return r ? EXIT_FINDINGS : 0;
+	return ret;
 }
 
 /*
@@ -160,33 +142,6 @@ static char *mail_msgid(const struct format_file *ff)
 	return id;
 }
 
-/* series.conf: the version as posted (DESIGN.md §2). */
-static int record_posted(struct series *s, int version,
-			 const struct formatted *f, const char *date)
-{
-	char *id = mail_msgid(f->files->pdata[0]);
-	char key[64];
-	int r = -1;
-
-	if (!id)
-		return error("sent, but %s has no Message-Id to record",
-			     ((struct format_file *)f->files->pdata[0])->name);
-	snprintf(key, sizeof(key), "version.%d.message-id", version);
-	if (series_set(s, key, id) < 0)
-		goto out;
-	snprintf(key, sizeof(key), "version.%d.date", version);
-	if (series_set(s, key, date) < 0)
-		goto out;
-	snprintf(key, sizeof(key), "version.%d.origin", version);
-	if (series_set(s, key, "posted") < 0)
-		goto out;
-	printf("%s v%d recorded as posted: <%s>\n", s->name, version, id);
-	r = 0;
-out:
-	g_free(id);
-	return r;
-}
-
 static char *rfc2822_now(void)
 {
 	GDateTime *now = g_date_time_new_now_local();
@@ -206,7 +161,7 @@ static int send_git(const struct send_opts *so)
 	struct run_opts ro = { .in = "", .capture_out = true,
 			       .merge_err = true, .timeout = 3600 };
 	struct run_result rr = { 0 };
-	char *tmp = NULL, *from = NULL, *date = NULL;
+	char *tmp = NULL, *from = NULL, *date = NULL, *msgid = NULL;
 	unsigned results = 0, ok;
 	int version, ret = EXIT_FINDINGS;
 
@@ -267,7 +222,13 @@ static int send_git(const struct send_opts *so)
 	if (!so->dry_run) {
 		if (!date)
 			date = rfc2822_now();
-		if (record_posted(&s, version, &f, date) < 0)
+		msgid = mail_msgid(f.files->pdata[0]);
+		if (!msgid) {
+			error("sent, but %s has no Message-Id to record",
+			      ((struct format_file *)f.files->pdata[0])->name);
+			goto out;
+		}
+		if (record_posted(&s, version, msgid, date) < 0)
 			goto out;
 	}
 	ret = 0;
@@ -283,6 +244,7 @@ out_args:
 	ident_release(&id);
 	g_free(from);
 	g_free(date);
+	g_free(msgid);
 	g_ptr_array_unref(args);
 	return ret;
 }
