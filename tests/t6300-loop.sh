@@ -2,6 +2,8 @@
 test_description='the contributor loop end to end: work, record, check, post, fetch, record again'
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-public-inbox.sh"
+. "$(dirname "$0")/lib-smtp.sh"
+trap 'smtp_cleanup; pi_stop; rm -rf "$TRASH"' EXIT
 
 # Needs the base tree (checkpatch, the apply stage) and public-inbox.
 test_have_prereq TREE || SKIP_REASON=${SKIP_REASON_TREE:-}
@@ -84,17 +86,26 @@ test_expect_success TREE,PI 'check v2: apply, format, checkpatch' '
 	grep "bl  *v2  checkpatch *pass" out
 '
 
-# kseries send is being reworked elsewhere: the mails kseries format
-# writes go to the list straight, and the posting is recorded as send
-# records it (the cover letter'"'"'s Message-ID and date).
-test_expect_success TREE,PI 'post v2 (formatted mails, straight to the list); a review reply' '
-	(cd store && kseries format bl@v2 -o ../v2) &&
-	ls v2 &&
-	deliver_dir v2 &&
-	id=$(sed -n "s/^Message-I[dD]: <\(.*\)>$/\1/p" v2/0000-*.patch) && test -n "$id" &&
-	p1=$(sed -n "s/^Message-I[dD]: <\(.*\)>$/\1/p" v2/0001-*.patch) && test -n "$p1" &&
-	git config -f store/series/bl/series.conf version.2.message-id "$id" &&
-	git config -f store/series/bl/series.conf version.2.date "$(sed -n "s/^Date: //p" v2/0000-*.patch)" &&
+# v2 goes out through kseries send (git send-email) to the SMTP server;
+# the server's mails, as it received them, are what the list gets
+# (public-inbox-mda on each), and send records the posting itself.
+test_expect_success TREE,PI,SMTP 'send v2 to the SMTP server; the list gets what it received; a review reply' '
+	start_sink "$TRASH/sink" &&
+	(cd store && kseries send bl@v2 </dev/null >../send.out 2>&1) &&
+	stop_sink &&
+	cat send.out &&
+	grep -x "bl v2: 3 of 3 mails sent" send.out &&
+	ls "$TRASH/sink"/*.eml >sent &&
+	test_line_count = 3 sent &&
+	pi_deliver $(cat sent) &&
+	for f in $(cat sent); do
+		sed -n "s/^Message-I[dD]: <\(.*\)>$/\1/p" "$f" || exit 1
+	done >sent.ids &&
+	test_line_count = 3 sent.ids &&
+	id=$(head -n 1 sent.ids) && p1=$(sed -n 2p sent.ids) &&
+	grep "^Subject: \[PATCH v2 0/2\]" "$TRASH/sink/1.eml" &&
+	test "$(git config -f store/series/bl/series.conf version.2.message-id)" = "$id" &&
+	test "$(git config -f store/series/bl/series.conf version.2.origin)" = posted &&
 	cat >review.eml <<-EOT &&
 	From: Rita Reviewer <rita@example.invalid>
 	To: Una User <una@example.org>
@@ -113,10 +124,19 @@ test_expect_success TREE,PI 'post v2 (formatted mails, straight to the list); a 
 	pi_deliver review.eml
 '
 
-test_expect_success TREE,PI 'fetch: the comment is tracked, anchored' '
+test_expect_success TREE,PI,SMTP 'fetch: the comment is tracked, anchored' '
 	cd store &&
 	kseries fetch bl >out &&
 	grep -x "bl v2: 1 new reply, 1 comment, 0 trailers" out &&
+	# the thread the server has: v1 (v2 answers its cover), what send
+	# sent, and the reply
+	"$PY" -c "import gzip, re, sys, urllib.request
+data = gzip.decompress(urllib.request.urlopen(sys.argv[1]).read())
+for m in re.findall(rb\"^Message-I[Dd]: *<([^>]*)>\", data, re.M):
+    print(m.decode())" "$URL$(head -n 1 ../sent.ids)/t.mbox.gz" | sort >thread.ids &&
+	{ sed -n "s/^Message-I[dD]: <\(.*\)>$/\1/p" ../v1/*.patch &&
+	  cat ../sent.ids && echo review-v2-1@example.invalid; } | sort >want.ids &&
+	test_cmp want.ids thread.ids &&
 	kseries feedback bl >fb &&
 	cat fb &&
 	grep "open  *v2 \[1\] drivers/android/binder_alloc.c:340 Rita Reviewer <rita@example.invalid>: \"lost a race\" says it better" fb &&
@@ -125,7 +145,7 @@ test_expect_success TREE,PI 'fetch: the comment is tracked, anchored' '
 	grep -x "Side: new" $f && grep -x "Line: 340" $f && grep -x "Patch-Index: 1" $f
 '
 
-test_expect_success TREE,PI 'amend addressing it, record: v3 names the comment as addressed' '
+test_expect_success TREE,PI,SMTP 'amend addressing it, record: v3 names the comment as addressed' '
 	(
 		cd linux &&
 		git checkout -q HEAD~1 &&
