@@ -394,17 +394,6 @@ unsigned patch_parse(struct patch *p, const char *text, size_t len)
 	return p->files->len;
 }
 
-bool patch_has_diff(const char *text, size_t len)
-{
-	struct patch p;
-	unsigned n;
-
-	patch_init(&p);
-	n = patch_parse(&p, text, len);
-	patch_release(&p);
-	return n > 0;
-}
-
 const struct patch_file *patch_find_file(const struct patch *p,
 					 const char *path)
 {

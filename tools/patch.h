@@ -69,9 +69,6 @@ void patch_release(struct patch *p);
  */
 unsigned patch_parse(struct patch *p, const char *text, size_t len);
 
-/* True if text contains a diff that patch_parse() would find. */
-bool patch_has_diff(const char *text, size_t len);
-
 /* The file whose path (b-side or a-side) is path, or NULL. */
 const struct patch_file *patch_find_file(const struct patch *p,
 					 const char *path);

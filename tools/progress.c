@@ -124,11 +124,6 @@ bool progress_active(void)
 	return P.active;
 }
 
-const char *progress_last(void)
-{
-	return P.last;
-}
-
 void progress_feed(const char *buf, size_t len)
 {
 	if (!P.fed)

@@ -23,9 +23,6 @@ bool progress_active(void);
 /* Output from a child (buf, len) or, with buf NULL, a clock tick. */
 void progress_feed(const char *buf, size_t len);
 
-/* The last complete non-empty line fed since progress_begin(), or NULL. */
-const char *progress_last(void);
-
 /*
  * The status line for label after seconds, with the child's last line
  * (may be NULL), cut to width columns. Only printable ASCII is kept, so

@@ -61,11 +61,6 @@ bool thread_add(struct thread *t, const char *id, enum thread_kind kind,
 	return true;
 }
 
-bool thread_has(const struct thread *t, const char *id)
-{
-	return id && g_hash_table_contains(t->nodes, id);
-}
-
 /*
  * Walks up from start; returns the first patch/cover found, or NULL.
  * seen guards against loops across calls.

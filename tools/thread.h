@@ -44,9 +44,6 @@ void thread_release(struct thread *t);
 bool thread_add(struct thread *t, const char *id, enum thread_kind kind,
 		const char *in_reply_to, const GPtrArray *references);
 
-/* True if id was added. */
-bool thread_has(const struct thread *t, const char *id);
-
 /*
  * The nearest patch or cover up id's chain, borrowed from t or from the
  * message's own headers; NULL when id has no parent at all. *present is

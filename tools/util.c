@@ -719,25 +719,3 @@ bool mem_starts_with(const char *p, size_t len, const char *prefix)
 
 	return len >= n && memcmp(p, prefix, n) == 0;
 }
-
-int for_each_line(const char *buf, size_t len,
-		  int (*fn)(const char *line, size_t len, void *data),
-		  void *data)
-{
-	const char *p = buf, *end = buf + len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		size_t trim = n;
-		int ret;
-
-		if (trim && p[trim - 1] == '\r')
-			trim--;
-		ret = fn(p, trim, data);
-		if (ret)
-			return ret;
-		p += n + (nl ? 1 : 0);
-	}
-	return 0;
-}

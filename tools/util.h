@@ -138,13 +138,4 @@ const char *memmem_str(const char *hay, size_t len, const char *needle);
 bool starts_with(const char *s, const char *prefix);
 bool mem_starts_with(const char *p, size_t len, const char *prefix);
 
-/*
- * Splits a buffer into lines without copying: calls fn(line, len, data)
- * for each line, without its "\n" (and without a trailing "\r").
- * Stops and returns the callback's value when it is non-zero.
- */
-int for_each_line(const char *buf, size_t len,
-		  int (*fn)(const char *line, size_t len, void *data),
-		  void *data);
-
 #endif

@@ -131,9 +131,10 @@ static void test_plain_diff_and_none(void **state)
 	assert_string_equal(((struct patch_file *)p.files->pdata[0])->path, "x.c");
 	assert_int_equal(p.lines->len, 3);
 	patch_release(&p);
-	assert_false(patch_has_diff(prose, strlen(prose)));
-	assert_false(patch_has_diff("", 0));
-	assert_true(patch_has_diff(simple, strlen(simple)));
+	patch_init(&p);
+	assert_int_equal(patch_parse(&p, prose, strlen(prose)), 0);
+	assert_int_equal(patch_parse(&p, "", 0), 0);
+	patch_release(&p);
 }
 
 static void test_malformed(void **state)

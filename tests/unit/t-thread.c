@@ -49,7 +49,8 @@ static void test_nearest(void **state)
 	assert_null(thread_target(&t, "cover", &present));
 	/* duplicates are ignored, the first wins */
 	assert_false(thread_add(&t, "p1", THREAD_REPLY, NULL, NULL));
-	assert_true(thread_has(&t, "p1"));
+	assert_string_equal(thread_target(&t, "r1", &present), "p1");
+	assert_true(present);
 	thread_release(&t);
 }
 

@@ -79,14 +79,6 @@ static void test_atomic_write(void **state)
 	g_free(dir);
 }
 
-static int count_line(const char *line, size_t len, void *data)
-{
-	int *n = data;
-
-	(*n)++;
-	return len == 4 && !memcmp(line, "stop", 4) ? 7 : 0;
-}
-
 /* touch -d: a file at path with mtime age seconds ago */
 static void make_aged(const char *path, time_t age)
 {
@@ -254,17 +246,6 @@ static void test_open_regular(void **state)
 	g_free(dir);
 }
 
-static void test_for_each_line(void **state)
-{
-	int n = 0;
-
-	assert_int_equal(for_each_line("a\r\nb\nstop\nd", 11, count_line, &n), 7);
-	assert_int_equal(n, 3);
-	n = 0;
-	assert_int_equal(for_each_line("a\nb", 3, count_line, &n), 0);
-	assert_int_equal(n, 2);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,7 +256,6 @@ int main(void)
 		cmocka_unit_test(test_write_below_refuses_links),
 		cmocka_unit_test(test_modes_follow_umask),
 		cmocka_unit_test(test_open_regular),
-		cmocka_unit_test(test_for_each_line),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
