@@ -130,6 +130,7 @@ UNIT_TESTS += tests/unit/t-mail
 UNIT_TESTS += tests/unit/t-parse-options
 UNIT_TESTS += tests/unit/t-patch
 UNIT_TESTS += tests/unit/t-progress
+UNIT_TESTS += tests/unit/t-recipients
 UNIT_TESTS += tests/unit/t-review
 UNIT_TESTS += tests/unit/t-run
 UNIT_TESTS += tests/unit/t-series

@@ -84,13 +84,55 @@ static char *clean_who(const char *who)
 	return w;
 }
 
+/* An addr-spec as recipients_addr_ok() wants it: p, len bytes. */
+static bool addr_spec_ok(const char *p, size_t len)
+{
+	const char *at = memchr(p, '@', len);
+
+	if (!at || at == p || at == p + len - 1 || *p == '-' ||
+	    memchr(at + 1, '@', len - (size_t)(at + 1 - p)) ||
+	    at[1] == '-' || at[1] == '.')
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (strchr(" \t<>()[],;:\\\"", p[i]))
+			return false;
+	return true;
+}
+
+bool recipients_addr_ok(const char *who)
+{
+	const char *lt, *gt, *s = who, *e = who + strlen(who);
+	bool quoted = false;
+
+	for (const char *c = who; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return false;
+	while (s < e && *s == ' ')
+		s++;
+	while (e > s && e[-1] == ' ')
+		e--;
+	lt = memchr(s, '<', (size_t)(e - s));
+	if (!lt)
+		return addr_spec_ok(s, (size_t)(e - s));
+	gt = memchr(lt, '>', (size_t)(e - lt));
+	if (!gt || gt != e - 1 || memchr(lt + 1, '<', (size_t)(e - lt - 1)))
+		return false;
+	for (const char *c = s; c < lt; c++) {
+		if (*c == '"')
+			quoted = !quoted;
+		else if (!quoted && strchr(",;<>", *c))
+			return false;
+	}
+	return !quoted && addr_spec_ok(lt + 1, (size_t)(gt - lt - 1));
+}
+
 bool recipients_add(GPtrArray *list, const GPtrArray *also, const char *who)
 {
 	char *w = clean_who(who);
 	char *addr = recipients_addr(w);
 	bool added = false;
 
-	if (*addr && strchr(addr, '@') && !addr_in(list, addr) &&
+	if (recipients_addr_ok(w) && !addr_in(list, addr) &&
 	    !addr_in(also, addr)) {
 		g_ptr_array_add(list, w);
 		w = NULL;
@@ -277,6 +319,25 @@ int maint_notes_read(GPtrArray *notes)
 	return ret;
 }
 
+/*
+ * recipients_add(), and a note in r when who is not one recipient (from
+ * says where it came from); the note shows who escaped.
+ */
+static void add_noted(struct recipients *r, GPtrArray *list,
+		      const GPtrArray *also, const char *who, const char *from)
+{
+	char *esc;
+
+	if (recipients_add(list, also, who) || recipients_addr_ok(who))
+		return;
+	if (!strchr(who, '@'))
+		return;
+	esc = g_strescape(who, NULL);
+	g_ptr_array_add(r->notes, g_strdup_printf(
+		"left out a malformed address from %s: '%s'", from, esc));
+	g_free(esc);
+}
+
 static void run_get_maintainer(GPtrArray *files, const char *tree,
 			       struct recipients *r)
 {
@@ -313,9 +374,11 @@ static void run_get_maintainer(GPtrArray *files, const char *tree,
 				if (!**l || !strchr(*l, '@'))
 					continue;
 				if (strchr(*l, '<'))
-					recipients_add(r->to, NULL, *l);
+					add_noted(r, r->to, NULL, *l,
+						  "get_maintainer.pl");
 				else
-					recipients_add(r->cc, r->to, *l);
+					add_noted(r, r->cc, r->to, *l,
+						  "get_maintainer.pl");
 			}
 			g_strfreev(lines);
 		} else {
@@ -342,10 +405,10 @@ int recipients_collect(const struct series *s, GPtrArray *files,
 
 	v = series_get_all(s, "series.to");
 	for (guint i = 0; v && i < v->len; i++)
-		recipients_add(r->to, NULL, v->pdata[i]);
+		add_noted(r, r->to, NULL, v->pdata[i], "series.to");
 	v = series_get_all(s, "series.cc");
 	for (guint i = 0; v && i < v->len; i++)
-		recipients_add(r->cc, r->to, v->pdata[i]);
+		add_noted(r, r->cc, r->to, v->pdata[i], "series.cc");
 
 	for (guint i = 0; i < files->len; i++) {
 		char *buf;
@@ -372,9 +435,9 @@ int recipients_collect(const struct series *s, GPtrArray *files,
 			continue;
 		g_ptr_array_add(r->matched, g_strdup(n->name));
 		for (guint k = 0; k < n->to->len; k++)
-			recipients_add(r->to, NULL, n->to->pdata[k]);
+			add_noted(r, r->to, NULL, n->to->pdata[k], n->name);
 		for (guint k = 0; k < n->cc->len; k++)
-			recipients_add(r->cc, r->to, n->cc->pdata[k]);
+			add_noted(r, r->cc, r->to, n->cc->pdata[k], n->name);
 		for (guint k = 0; k < n->prefixes->len; k++)
 			g_ptr_array_add(r->prefixes,
 					g_strdup(n->prefixes->pdata[k]));

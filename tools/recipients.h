@@ -71,7 +71,20 @@ void recipients_touched(const char *mail, size_t len, GPtrArray *out);
 /* The lower-cased addr-spec of "Name <addr>" or "addr"; new string. */
 char *recipients_addr(const char *who);
 
-/* Adds who to list unless its address is in list or in also. */
+/*
+ * True if who is one recipient: "addr" or "Name <addr>", with one
+ * addr-spec (local@domain, neither part empty, no space, quote, bracket,
+ * comma, semicolon or colon in it, not starting with '-'), nothing after
+ * the '>', no ',' or ';' in the name outside double quotes, and no
+ * control character anywhere. What is not could carry a second
+ * recipient past the dedup, a header, or an option to a mailer.
+ */
+bool recipients_addr_ok(const char *who);
+
+/*
+ * Adds who to list unless its address is in list or in also, or it is
+ * not one recipient (recipients_addr_ok()). True when added.
+ */
 bool recipients_add(GPtrArray *list, const GPtrArray *also, const char *who);
 
 #endif
