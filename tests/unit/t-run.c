@@ -185,6 +185,112 @@ static void test_capture_log(void **state)
 	g_string_free(log, TRUE);
 }
 
+static void test_status(void **state)
+{
+	const char *seven[] = { "sh", "-c", "exit 7", NULL };
+	const char *term[] = { "sh", "-c", "kill -TERM $$", NULL };
+	const char *missing[] = { "kseries-no-such-program", NULL };
+	struct run_result res;
+
+	assert_int_equal(run_argv(seven, NULL, &res), 0);
+	assert_int_equal(res.status, 7);
+	assert_false(res.timed_out);
+	assert_null(res.out);
+	run_result_release(&res);
+	/* a signal N is 128+N, as the shell says it */
+	assert_int_equal(run_argv(term, NULL, &res), 0);
+	assert_int_equal(res.status, 128 + 15);
+	run_result_release(&res);
+	/* exec fails in the child: 127, as the shell says it */
+	assert_int_equal(run_argv(missing, NULL, &res), 0);
+	assert_int_equal(res.status, 127);
+	run_result_release(&res);
+	assert_true(have_program("sh"));
+	assert_false(have_program("kseries-no-such-program"));
+}
+
+static void test_timeout(void **state)
+{
+	/* a grandchild keeps the pipe open: the timeout still ends it */
+	const char *slow[] = { "sh", "-c", "echo started; sleep 5 & sleep 5",
+			       NULL };
+	struct run_opts o = { .capture_out = true, .timeout = 1 };
+	struct run_result res;
+	gint64 t0 = g_get_monotonic_time();
+
+	assert_int_equal(run_argv(slow, &o, &res), 0);
+	assert_true(res.timed_out);
+	assert_int_equal(res.status, 128 + 9);
+	assert_string_equal(res.out->str, "started\n");
+	assert_true(g_get_monotonic_time() - t0 < 10 * G_USEC_PER_SEC);
+	run_result_release(&res);
+}
+
+static void test_streams(void **state)
+{
+	const char *both[] = { "sh", "-c", "echo a; echo b >&2; echo c", NULL };
+	const char *cat[] = { "cat", NULL };
+	struct run_opts merged = { .capture_out = true, .merge_err = true };
+	struct run_opts split = { .capture_out = true, .capture_err = true };
+	struct run_opts big = { .capture_out = true };
+	struct run_result res;
+	GString *out = g_string_new("kept:"), *err = g_string_new(NULL);
+	size_t n = 3u << 20;
+	char *in = g_malloc(n);
+
+	/* stderr joins stdout, in the order written */
+	assert_int_equal(run_argv(both, &merged, &res), 0);
+	assert_string_equal(res.out->str, "a\nb\nc\n");
+	assert_null(res.err);
+	run_result_release(&res);
+	assert_int_equal(run_argv(both, &split, &res), 0);
+	assert_string_equal(res.out->str, "a\nc\n");
+	assert_string_equal(res.err->str, "b\n");
+	run_result_release(&res);
+	/* run_output appends */
+	assert_int_equal(run_output(&split, both, out, err), 0);
+	assert_string_equal(out->str, "kept:a\nc\n");
+	assert_string_equal(err->str, "b\n");
+	/* megabytes in and out at once: no deadlock, every byte */
+	for (size_t i = 0; i < n; i++)
+		in[i] = (char)('a' + i % 26);
+	big.in = in;
+	big.in_len = n;
+	assert_int_equal(run_argv(cat, &big, &res), 0);
+	assert_int_equal(res.status, 0);
+	assert_int_equal(res.out->len, n);
+	assert_memory_equal(res.out->str, in, n);
+	run_result_release(&res);
+	g_free(in);
+	g_string_free(out, TRUE);
+	g_string_free(err, TRUE);
+}
+
+static void test_dir(void **state)
+{
+	const char *pwd[] = { "pwd", NULL };
+	char *dir = g_dir_make_tmp("t-run-XXXXXX", NULL);
+	char *gone = g_build_filename(dir, "gone", NULL);
+	char *real = realpath(dir, NULL);
+	struct run_opts o = { .dir = dir };
+	struct run_opts bad = { .dir = gone, .capture_err = true };
+	struct run_result res;
+	char *out = NULL;
+
+	assert_int_equal(run_capture_opts(&o, pwd, &out, NULL), 0);
+	assert_string_equal(out, real);
+	g_free(out);
+	/* a directory that is not there: the child says so, exit 127 */
+	assert_int_equal(run_argv(pwd, &bad, &res), 0);
+	assert_int_equal(res.status, 127);
+	assert_non_null(strstr(res.err->str, "cannot chdir"));
+	run_result_release(&res);
+	remove_tree(dir);
+	free(real);
+	g_free(gone);
+	g_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +299,10 @@ int main(void)
 		cmocka_unit_test(test_git_pristine),
 		cmocka_unit_test(test_git_stays_in_dir),
 		cmocka_unit_test(test_capture_log),
+		cmocka_unit_test(test_status),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_streams),
+		cmocka_unit_test(test_dir),
 	};
 
 	return cmocka_run_group_tests_name("run", tests, NULL, NULL);

@@ -202,6 +202,135 @@ static void test_symlink_refused(void **state)
 	drop_store(&s, top);
 }
 
+static void test_parse_spec(void **state)
+{
+	static const char *const bad[] = {
+		"s@3", "s@v", "s@v0", "s@v1x", "s@v10000", "s@v-1", "../s@v1",
+		"a/b", "", "@v1", NULL
+	};
+	char *name;
+	int v;
+
+	assert_int_equal(series_parse_spec("binder-x", &name, &v), 0);
+	assert_string_equal(name, "binder-x");
+	assert_int_equal(v, 0);
+	g_free(name);
+	assert_int_equal(series_parse_spec("binder-x@v12", &name, &v), 0);
+	assert_string_equal(name, "binder-x");
+	assert_int_equal(v, 12);
+	g_free(name);
+	assert_int_equal(series_parse_spec("s@V2", &name, &v), 0);
+	assert_int_equal(v, 2);
+	g_free(name);
+	for (const char *const *b = bad; *b; b++) {
+		if (series_parse_spec(*b, &name, &v) == 0)
+			fail_msg("accepted '%s'", *b);
+		assert_null(name);
+	}
+}
+
+/* The versions: vN directories and [version "N"] sections, sorted. */
+static void test_versions_and_files(void **state)
+{
+	static const char *const names[] = {
+		"0002-b.patch", "0000-cover-letter.patch", "0001-a.patch",
+		"0010-j.patch", "notes.txt", "thread.mbox", "0003-c.patch.orig",
+		"x001-bad.patch",
+	};
+	struct series s;
+	char *top = make_store(&s);
+	GArray *v;
+	GPtrArray *f;
+
+	for (int i = 0; i < 3; i++) {
+		static const char *const d[] = { "v3", "v1", "vx", };
+		char *p = g_build_filename(s.dir, d[i], NULL);
+
+		assert_int_equal(mkdir_p(p), 0);
+		g_free(p);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		char *p = g_build_filename(s.dir, "v3", names[i], NULL);
+
+		assert_int_equal(write_file_atomic(p, "x", 1), 0);
+		g_free(p);
+	}
+	assert_int_equal(series_version_set(&s, 5, "origin", "posted"), 0);
+	assert_int_equal(series_version_set(&s, 3, "origin", "ours"), 0);
+	v = series_versions(&s);
+	assert_int_equal(v->len, 3);
+	assert_int_equal(g_array_index(v, int, 0), 1);
+	assert_int_equal(g_array_index(v, int, 1), 3);
+	assert_int_equal(g_array_index(v, int, 2), 5);
+	g_array_unref(v);
+	assert_int_equal(series_latest_version(&s), 5);
+
+	f = series_patch_files(&s, 3, false);
+	assert_int_equal(f->len, 3);
+	assert_true(g_str_has_suffix(f->pdata[0], "/v3/0001-a.patch"));
+	assert_true(g_str_has_suffix(f->pdata[1], "/v3/0002-b.patch"));
+	assert_true(g_str_has_suffix(f->pdata[2], "/v3/0010-j.patch"));
+	g_ptr_array_unref(f);
+	f = series_patch_files(&s, 3, true);
+	assert_int_equal(f->len, 4);
+	assert_true(g_str_has_suffix(f->pdata[0], "/v3/0000-cover-letter.patch"));
+	g_ptr_array_unref(f);
+	f = series_patch_files(&s, 7, true);
+	assert_int_equal(f->len, 0);
+	g_ptr_array_unref(f);
+	drop_store(&s, top);
+}
+
+/* series_version_get/set: the one accessor of version.N.KEY. */
+static void test_version_accessor(void **state)
+{
+	struct series s;
+	char *top = make_store(&s);
+	char *got;
+
+	assert_null(series_version_get(&s, 2, "message-id"));
+	assert_int_equal(series_version_set(&s, 2, "message-id", "m@x"), 0);
+	assert_int_equal(series_version_set(&s, 12, "message-id", "n@x"), 0);
+	assert_string_equal(series_version_get(&s, 2, "message-id"), "m@x");
+	assert_string_equal(series_get(&s, "version.2.message-id"), "m@x");
+	assert_string_equal(series_version_get(&s, 12, "message-id"), "n@x");
+	assert_int_equal(series_version_set(&s, 2, "message-id", "m2@x"), 0);
+	assert_string_equal(series_version_get(&s, 2, "message-id"), "m2@x");
+	got = git_get_all(s.conf_path, "version.2.message-id");
+	assert_string_equal(got, "m2@x");
+	g_free(got);
+	/* a value a header could not carry: refused, nothing written */
+	assert_int_equal(series_version_set(&s, 2, "date", "x\nBcc: y"), -1);
+	assert_null(series_version_get(&s, 2, "date"));
+	drop_store(&s, top);
+}
+
+static void test_list_names(void **state)
+{
+	struct series s;
+	char *top = make_store(&s);
+	GPtrArray *n;
+
+	for (int i = 0; i < 3; i++) {
+		static const char *const d[] = { "zeta", "alpha", ".hidden" };
+		char *p = g_build_filename(top, "series", d[i], NULL);
+		char *c = g_build_filename(p, "series.conf", NULL);
+
+		assert_int_equal(mkdir_p(p), 0);
+		assert_int_equal(write_file_atomic(c, "", 0), 0);
+		g_free(c);
+		g_free(p);
+	}
+	n = series_list_names();
+	assert_true(n->len >= 3);
+	assert_string_equal(n->pdata[0], "alpha");
+	assert_string_equal(n->pdata[1], "s");
+	assert_string_equal(n->pdata[2], "zeta");
+	assert_int_equal(n->len, 3);
+	g_ptr_array_unref(n);
+	drop_store(&s, top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +340,10 @@ int main(void)
 		cmocka_unit_test(test_large_value),
 		cmocka_unit_test(test_bad_value_refused),
 		cmocka_unit_test(test_symlink_refused),
+		cmocka_unit_test(test_parse_spec),
+		cmocka_unit_test(test_versions_and_files),
+		cmocka_unit_test(test_version_accessor),
+		cmocka_unit_test(test_list_names),
 	};
 
 	return cmocka_run_group_tests_name("series", tests, NULL, NULL);
