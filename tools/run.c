@@ -164,84 +164,147 @@ static G_GNUC_NORETURN void child(const char *const *argv,
 
 void (*run_progress_hook)(const char *buf, size_t len);
 
-int run_argv(const char *const *argv, const struct run_opts *opts,
-	     struct run_result *res)
-{
-	static const struct run_opts none;
-	const struct run_opts *o = opts ? opts : &none;
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
-	size_t in_done = 0;
-	long long deadline = o->timeout ? now_ms() + o->timeout * 1000LL : 0;
-	char **envp = NULL;
-	pid_t pid;
-	int wstatus;
+/* The pipes of one child: parent and child ends, -1 when closed. */
+struct child_io {
+	int in[2], out[2], err[2];
+	size_t in_done;
+};
 
-	memset(res, 0, sizeof(*res));
-	res->status = -1;
-	if ((o->in && pipe(in) < 0) ||
-	    ((o->capture_out || o->merge_err) && pipe(out) < 0) ||
-	    (o->capture_err && !o->merge_err && pipe(err) < 0)) {
-		error_errno("cannot create a pipe for '%s'", argv[0]);
-		goto err_close;
+static void io_close(int fd[2])
+{
+	for (int i = 0; i < 2; i++) {
+		if (fd[i] >= 0)
+			close(fd[i]);
+		fd[i] = -1;
 	}
-	envp = run_child_env(o);
+}
+
+static void io_close_all(struct child_io *io)
+{
+	io_close(io->in);
+	io_close(io->out);
+	io_close(io->err);
+}
+
+/* The pipes opts asks for. */
+static int io_open(struct child_io *io, const struct run_opts *o,
+		   const char *prog)
+{
+	if ((o->in && pipe(io->in) < 0) ||
+	    ((o->capture_out || o->merge_err) && pipe(io->out) < 0) ||
+	    (o->capture_err && !o->merge_err && pipe(io->err) < 0))
+		return error_errno("cannot create a pipe for '%s'", prog);
+	return 0;
+}
+
+/*
+ * Forks the child; in the parent, closes the child's ends, makes the
+ * parent's non-blocking and res's strings for them. Returns the pid, or
+ * -1 with an error printed.
+ */
+static pid_t spawn(const char *const *argv, const struct run_opts *o,
+		   struct child_io *io, struct run_result *res)
+{
+	char **envp = run_child_env(o);
+	pid_t pid;
+
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		error_errno("cannot fork for '%s'", argv[0]);
-		goto err_close;
+		g_strfreev(envp);
+		return error_errno("cannot fork for '%s'", argv[0]);
 	}
 	if (pid == 0) {
-		if (in[1] >= 0)
-			close(in[1]);
-		if (out[0] >= 0)
-			close(out[0]);
-		if (err[0] >= 0)
-			close(err[0]);
-		child(argv, o, envp, in[0], out[1], err[1]);
+		if (io->in[1] >= 0)
+			close(io->in[1]);
+		if (io->out[0] >= 0)
+			close(io->out[0]);
+		if (io->err[0] >= 0)
+			close(io->err[0]);
+		child(argv, o, envp, io->in[0], io->out[1], io->err[1]);
 	}
 	g_strfreev(envp);
-	envp = NULL;
-	if (in[0] >= 0)
-		close(in[0]);
-	if (out[1] >= 0)
-		close(out[1]);
-	if (err[1] >= 0)
-		close(err[1]);
-	in[0] = out[1] = err[1] = -1;
-	if (out[0] >= 0) {
+	if (io->in[0] >= 0)
+		close(io->in[0]);
+	if (io->out[1] >= 0)
+		close(io->out[1]);
+	if (io->err[1] >= 0)
+		close(io->err[1]);
+	io->in[0] = io->out[1] = io->err[1] = -1;
+	if (io->out[0] >= 0) {
 		res->out = g_string_new(NULL);
-		set_cloexec_nonblock(out[0]);
+		set_cloexec_nonblock(io->out[0]);
 	}
-	if (err[0] >= 0) {
+	if (io->err[0] >= 0) {
 		res->err = g_string_new(NULL);
-		set_cloexec_nonblock(err[0]);
+		set_cloexec_nonblock(io->err[0]);
 	}
-	if (in[1] >= 0) {
-		set_cloexec_nonblock(in[1]);
+	if (io->in[1] >= 0) {
+		set_cloexec_nonblock(io->in[1]);
 		if (!o->in_len) {
-			close(in[1]);
-			in[1] = -1;
+			close(io->in[1]);
+			io->in[1] = -1;
 		}
 	}
+	return pid;
+}
 
-	while (in[1] >= 0 || out[0] >= 0 || err[0] >= 0) {
+/* One ready descriptor: stdin written to, or an output read. */
+static void io_step(struct child_io *io, const struct run_opts *o, int fd,
+		    struct run_result *res)
+{
+	char buf[65536];
+	ssize_t r;
+
+	if (fd == io->in[1]) {
+		r = write(fd, o->in + io->in_done, o->in_len - io->in_done);
+		if (r > 0)
+			io->in_done += (size_t)r;
+		if ((r < 0 && errno != EAGAIN) || io->in_done == o->in_len) {
+			close(fd);
+			io->in[1] = -1;
+		}
+		return;
+	}
+	r = read(fd, buf, sizeof(buf));
+	if (r > 0) {
+		if (run_progress_hook)
+			run_progress_hook(buf, (size_t)r);
+		g_string_append_len(fd == io->out[0] ? res->out : res->err,
+				    buf, r);
+	} else if (r == 0 || errno != EAGAIN) {
+		close(fd);
+		if (fd == io->out[0])
+			io->out[0] = -1;
+		else
+			io->err[0] = -1;
+	}
+}
+
+/*
+ * Feeds stdin and collects the outputs until the child closes them; at
+ * the deadline (0: none) or when poll fails, the child is killed.
+ */
+static void pump(struct child_io *io, const struct run_opts *o, pid_t pid,
+		 long long deadline, struct run_result *res)
+{
+	while (io->in[1] >= 0 || io->out[0] >= 0 || io->err[0] >= 0) {
 		struct pollfd pfd[3];
 		int nfd = 0, timeout = -1, n;
 
-		if (in[1] >= 0)
-			pfd[nfd++] = (struct pollfd){ in[1], POLLOUT, 0 };
-		if (out[0] >= 0)
-			pfd[nfd++] = (struct pollfd){ out[0], POLLIN, 0 };
-		if (err[0] >= 0)
-			pfd[nfd++] = (struct pollfd){ err[0], POLLIN, 0 };
+		if (io->in[1] >= 0)
+			pfd[nfd++] = (struct pollfd){ io->in[1], POLLOUT, 0 };
+		if (io->out[0] >= 0)
+			pfd[nfd++] = (struct pollfd){ io->out[0], POLLIN, 0 };
+		if (io->err[0] >= 0)
+			pfd[nfd++] = (struct pollfd){ io->err[0], POLLIN, 0 };
 		if (deadline) {
 			long long left = deadline - now_ms();
 
 			if (left <= 0) {
 				res->timed_out = true;
 				kill(pid, SIGKILL);
-				break;
+				return;
 			}
 			timeout = left > 1000 ? 1000 : (int)left;
 		}
@@ -255,42 +318,32 @@ int run_argv(const char *const *argv, const struct run_opts *opts,
 		if (n < 0) {
 			error_errno("poll");
 			kill(pid, SIGKILL);
-			break;
+			return;
 		}
-		for (int i = 0; i < nfd; i++) {
-			char buf[65536];
-			ssize_t r;
-
-			if (!pfd[i].revents)
-				continue;
-			if (pfd[i].fd == in[1]) {
-				r = write(in[1], o->in + in_done,
-					  o->in_len - in_done);
-				if (r > 0)
-					in_done += (size_t)r;
-				if ((r < 0 && errno != EAGAIN) ||
-				    in_done == o->in_len) {
-					close(in[1]);
-					in[1] = -1;
-				}
-				continue;
-			}
-			r = read(pfd[i].fd, buf, sizeof(buf));
-			if (r > 0) {
-				if (run_progress_hook)
-					run_progress_hook(buf, (size_t)r);
-				g_string_append_len(pfd[i].fd == out[0] ?
-						    res->out : res->err,
-						    buf, r);
-			} else if (r == 0 || errno != EAGAIN) {
-				close(pfd[i].fd);
-				if (pfd[i].fd == out[0])
-					out[0] = -1;
-				else
-					err[0] = -1;
-			}
-		}
+		for (int i = 0; i < nfd; i++)
+			if (pfd[i].revents)
+				io_step(io, o, pfd[i].fd, res);
 	}
+}
+
+int run_argv(const char *const *argv, const struct run_opts *opts,
+	     struct run_result *res)
+{
+	static const struct run_opts none;
+	const struct run_opts *o = opts ? opts : &none;
+	struct child_io io = { { -1, -1 }, { -1, -1 }, { -1, -1 }, 0 };
+	long long deadline = o->timeout ? now_ms() + o->timeout * 1000LL : 0;
+	pid_t pid;
+	int wstatus;
+
+	memset(res, 0, sizeof(*res));
+	res->status = -1;
+	if (io_open(&io, o, argv[0]) < 0)
+		goto err_close;
+	pid = spawn(argv, o, &io, res);
+	if (pid < 0)
+		goto err_close;
+	pump(&io, o, pid, deadline, res);
 	while (waitpid(pid, &wstatus, 0) < 0) {
 		if (errno != EINTR) {
 			error_errno("waitpid");
@@ -301,26 +354,11 @@ int run_argv(const char *const *argv, const struct run_opts *opts,
 		res->status = WEXITSTATUS(wstatus);
 	else if (WIFSIGNALED(wstatus))
 		res->status = 128 + WTERMSIG(wstatus);
-	for (int i = 0; i < 2; i++) {
-		if (in[i] >= 0)
-			close(in[i]);
-		if (out[i] >= 0)
-			close(out[i]);
-		if (err[i] >= 0)
-			close(err[i]);
-	}
+	io_close_all(&io);
 	return 0;
 
 err_close:
-	g_strfreev(envp);
-	for (int i = 0; i < 2; i++) {
-		if (in[i] >= 0)
-			close(in[i]);
-		if (out[i] >= 0)
-			close(out[i]);
-		if (err[i] >= 0)
-			close(err[i]);
-	}
+	io_close_all(&io);
 	run_result_release(res);
 	return -1;
 }
