@@ -193,13 +193,11 @@ out:
 static char *date_limit(const struct series *s, GArray *versions)
 {
 	for (guint i = versions->len; i-- > 0;) {
-		char key[64], *d;
-		const char *date;
+		const char *date = series_version_get(s,
+			g_array_index(versions, int, i), "date");
 		GDateTime *dt;
+		char *d;
 
-		g_snprintf(key, sizeof(key), "version.%d.date",
-			   g_array_index(versions, int, i));
-		date = series_get(s, key);
 		if (!date || !(dt = g_mime_utils_header_decode_date(date)))
 			continue;
 		d = g_date_time_format(dt, " AND d:%Y%m%d..");
@@ -401,13 +399,13 @@ int fetch_plan(struct series *s, const char *base, struct fetch_plan *p)
 	p->s = s;
 	for (guint i = 0; i < versions->len && !ret; i++) {
 		int v = g_array_index(versions, int, i);
-		char key[64], *url;
+		char *url;
 		GString *got;
 
 		if (!posted(s, v))
 			continue;
-		g_snprintf(key, sizeof(key), "version.%d.message-id", v);
-		url = lore_thread_url(base, series_get(s, key));
+		url = lore_thread_url(base,
+				      series_version_get(s, v, "message-id"));
 		got = g_string_new(NULL);
 		ret = lore_get_mbox(url, false, got);
 		if (ret == 0) {

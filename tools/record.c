@@ -70,14 +70,11 @@ static void rec_release(struct rec *r)
 
 static bool is_draft(const struct series *s, int v)
 {
-	char key[64];
 	const char *origin;
 
-	g_snprintf(key, sizeof(key), "version.%d.message-id", v);
-	if (series_get(s, key))
+	if (series_version_get(s, v, "message-id"))
 		return false;
-	g_snprintf(key, sizeof(key), "version.%d.origin", v);
-	origin = series_get(s, key);
+	origin = series_version_get(s, v, "origin");
 	return origin && !strcmp(origin, "ours");
 }
 
@@ -783,13 +780,13 @@ static int write_cover(struct rec *r, GPtrArray *files, bool *changed)
 		(GDestroyNotify)fb_item_free);
 	struct out_file *cover = files->pdata[0];
 	char *link = NULL, *fb = NULL, *block = NULL, *text, *dir, *path;
-	char key[64];
 	GString *b = g_string_new(NULL);
 	int ret;
 
-	g_snprintf(key, sizeof(key), "version.%d.message-id", r->prev);
 	if (r->prev && work_version_posted(r->s, r->prev))
-		link = g_strdup_printf("%s%s", LORE_URL, series_get(r->s, key));
+		link = g_strdup_printf("%s%s", LORE_URL,
+				       series_version_get(r->s, r->prev,
+							  "message-id"));
 	ret = format_load_feedback(r->s, r->target, items);
 	/* a changed patch's review tags were not collected: dropped */
 	for (guint i = 0; !ret && i < items->len; i++) {
@@ -827,15 +824,12 @@ static int write_cover(struct rec *r, GPtrArray *files, bool *changed)
 static int set_conf(struct rec *r, const char *name, const char *value,
 		    bool *changed)
 {
-	char key[64];
-	const char *old;
+	const char *old = series_version_get(r->s, r->target, name);
 
-	g_snprintf(key, sizeof(key), "version.%d.%s", r->target, name);
-	old = series_get(r->s, key);
 	if (old && !strcmp(old, value))
 		return 0;
 	*changed = true;
-	return series_set(r->s, key, value);
+	return series_version_set(r->s, r->target, name, value);
 }
 
 static char *user_ident(const char *tree)

@@ -214,19 +214,15 @@ char *work_base_commit(const struct series *s, const char *tree)
 
 bool work_version_posted(const struct series *s, int version)
 {
-	char key[64];
 	const char *origin, *made_up;
 
-	g_snprintf(key, sizeof(key), "version.%d.message-id", version);
-	if (!series_get(s, key))
+	if (!series_version_get(s, version, "message-id"))
 		return false;
-	g_snprintf(key, sizeof(key), "version.%d.origin", version);
-	origin = series_get(s, key);
+	origin = series_version_get(s, version, "origin");
 	if (origin && !strcmp(origin, "reconstructed"))
 		return false;
 	/* a seed whose Message-ID was made up (cmd-import.c) */
-	g_snprintf(key, sizeof(key), "version.%d.reconstructed", version);
-	made_up = series_get(s, key);
+	made_up = series_version_get(s, version, "reconstructed");
 	return !made_up || !strcasestr(made_up, "message-id");
 }
 
