@@ -121,6 +121,7 @@ OBJS = tools/kseries.o $(BUILTIN_OBJS) $(LIB_OBJS)
 
 UNIT_TESTS =
 UNIT_TESTS += tests/unit/t-anchor
+UNIT_TESTS += tests/unit/t-b4
 UNIT_TESTS += tests/unit/t-check
 UNIT_TESTS += tests/unit/t-feedback
 UNIT_TESTS += tests/unit/t-format
