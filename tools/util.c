@@ -613,6 +613,10 @@ char *mkdtemp_at(int dirfd, const char *dir, const char *prefix)
 	return NULL;
 }
 
+/*
+ * What another remover took meanwhile (two sweepers on one NAME.dead)
+ * is gone as we wanted: ENOENT is no error at any step.
+ */
 int remove_tree(const char *path)
 {
 	struct stat st;
@@ -623,13 +627,14 @@ int remove_tree(const char *path)
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : error_errno("cannot stat '%s'", path);
 	if (!S_ISDIR(st.st_mode)) {
-		if (unlink(path) < 0)
+		if (unlink(path) < 0 && errno != ENOENT)
 			return error_errno("cannot remove '%s'", path);
 		return 0;
 	}
 	dir = opendir(path);
 	if (!dir)
-		return error_errno("cannot open directory '%s'", path);
+		return errno == ENOENT ? 0 :
+		       error_errno("cannot open directory '%s'", path);
 	while ((de = readdir(dir))) {
 		char *sub;
 
@@ -641,7 +646,7 @@ int remove_tree(const char *path)
 		g_free(sub);
 	}
 	closedir(dir);
-	if (ret == 0 && rmdir(path) < 0)
+	if (ret == 0 && rmdir(path) < 0 && errno != ENOENT)
 		ret = error_errno("cannot remove '%s'", path);
 	return ret;
 }
