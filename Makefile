@@ -138,6 +138,7 @@ UNIT_TESTS += tests/unit/t-review
 UNIT_TESTS += tests/unit/t-run
 UNIT_TESTS += tests/unit/t-series
 UNIT_TESTS += tests/unit/t-subject
+UNIT_TESTS += tests/unit/t-svgplot
 UNIT_TESTS += tests/unit/t-thread
 UNIT_TESTS += tests/unit/t-trailer
 UNIT_TESTS += tests/unit/t-util
