@@ -25,6 +25,8 @@ test_expect_success 'a store of two series, results and review for one' '
 	git config -f $c version.1.message-id "<alpha-v1@example.org>" &&
 	git config -f $c version.1.origin posted &&
 	git config -f store/series/beta/series.conf series.title "beta: a quiet one" &&
+	mkdir -p "store/series/g#a?b/v1" &&
+	git config -f "store/series/g#a?b/series.conf" series.title "a name a URL would cut" &&
 	cat >store/series/alpha/v1/0001-x.patch <<-EOT &&
 	From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 	From: Pat Poster <pat@example.org>
@@ -104,7 +106,10 @@ test_expect_success 'status --html writes the index, a page per version, plots a
 test_expect_success 'every relative link of the site resolves inside it' '
 	cd site &&
 	grep -ho "\(href\|src\)=\"[^\"]*\"" *.html | sed "s/^[a-z]*=\"//; s/\"$//" |
-		grep -v "^https:" | sort -u >links &&
+		grep -v "^https:" | sort -u |
+		python3 -c "import sys, urllib.parse; [print(urllib.parse.unquote(l.strip())) for l in sys.stdin]" >links &&
+	grep -Fx "g#a?b-v1.html" links &&
+	grep -F "href=\"g%23a%3Fb-v1.html\"" index.html &&
 	test_line_count -ge 8 links &&
 	while read -r l; do
 		test -f "$l" || { echo "dangling $l"; exit 1; }
@@ -166,10 +171,14 @@ test_expect_success 'refuses a symbolic link, a file and a foreign directory' '
 	cd store &&
 	test_must_fail kseries status --html ../link 2>err &&
 	grep -F "is a symbolic link" err && test_line_count = 1 err &&
-	test -z "$(ls ../real)" &&
+	test_must_fail kseries status --html ../link/ 2>err &&
+	grep -F "is a symbolic link" err && test_line_count = 1 err &&
+	test -z "$(ls -A ../real)" &&
 	test_must_fail kseries status --html ../file 2>err && test_line_count = 1 err &&
 	test_must_fail kseries status --html ../foreign 2>err && test_line_count = 1 err &&
 	echo keep >expect && test_cmp expect ../foreign/mine &&
+	test_must_fail kseries status --html series/site 2>err && test_line_count = 1 err &&
+	! test -e series/site &&
 	test_expect_code 129 kseries status --html
 '
 

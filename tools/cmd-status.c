@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "check.h"
 #include "color.h"
+#include "format.h"
 #include "parse-options.h"
 #include "report-html.h"
 #include "series.h"
@@ -77,6 +78,11 @@ int cmd_status(int argc, const char **argv)
 	if (argc || (html && !*html))
 		usage(status_usage);
 	if (html) {
+		if (format_dir_in_store(html)) {
+			error("'%s' is inside the series store: write the site elsewhere",
+			      html);
+			return EXIT_FINDINGS;
+		}
 		if (report_html_write(html) < 0)
 			return EXIT_FINDINGS;
 		printf("%s/index.html\n", html);

@@ -84,6 +84,18 @@ static void esc_cut(GString *out, const char *s, glong max)
 	g_free(valid);
 }
 
+/*
+ * Appends a path of the site as an attribute value: percent-encoded
+ * (a series may be named "a#b" or "a?b"), then HTML-escaped.
+ */
+static void esc_href(GString *out, const char *rel)
+{
+	char *u = g_uri_escape_string(rel, "/", FALSE);
+
+	esc(out, u);
+	g_free(u);
+}
+
 static void page_begin(GString *out, const char *title)
 {
 	g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
@@ -406,7 +418,7 @@ static void perf_section(struct site *site, const struct series *s, int v,
 				g_string_append(page, "<h2>perf: base against patched</h2>\n");
 			any = true;
 			g_string_append(page, "<figure><img src=\"");
-			esc(page, rel);
+			esc_href(page, rel);
 			g_string_append(page, "\" alt=\"");
 			esc(page, f->key);
 			g_string_append(page, "\"><figcaption>");
@@ -461,7 +473,7 @@ static void log_link(GString *page, const char *log)
 	if (!log)
 		return;
 	g_string_append(page, " <a href=\"");
-	esc(page, log);
+	esc_href(page, log);
 	g_string_append(page, "\">log</a>");
 }
 
@@ -663,8 +675,12 @@ static int version_page(struct site *site, const struct series *s, int v,
 static void index_row(GString *index, const struct series *s, int v,
 		      const struct version_results *vr)
 {
-	g_string_append_printf(index, "<tr><td><a href=\"%s-v%d.html\">v%d</a>",
-			       s->name, v, v);
+	char *page = g_strdup_printf("%s-v%d.html", s->name, v);
+
+	g_string_append(index, "<tr><td><a href=\"");
+	esc_href(index, page);
+	g_string_append_printf(index, "\">v%d</a>", v);
+	g_free(page);
 	if (series_version_get(s, v, "origin")) {
 		g_string_append(index, "<div class=\"sum\">");
 		esc(index, series_version_get(s, v, "origin"));
@@ -833,13 +849,18 @@ static int site_install(const char *staging, const char *dir, bool replace)
 	return ret;
 }
 
-int report_html_write(const char *dir)
+int report_html_write(const char *path)
 {
 	struct site site = { 0 };
-	char *parent = g_path_get_dirname(dir), *base = g_path_get_basename(dir);
-	char *tmpl = NULL;
+	char *dir = g_strdup(path), *parent, *base, *tmpl = NULL;
+	size_t n = strlen(dir);
 	int exists, ret = -1;
 
+	/* "link/" would resolve the link: the name itself is checked */
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = '\0';
+	parent = g_path_get_dirname(dir);
+	base = g_path_get_basename(dir);
 	exists = site_target(dir);
 	if (exists < 0)
 		goto out;
@@ -866,5 +887,6 @@ out:
 	g_free(tmpl);
 	g_free(parent);
 	g_free(base);
+	g_free(dir);
 	return ret;
 }
