@@ -49,6 +49,8 @@ static const char style_css[] =
 	".status { font-weight: bold; }\n"
 	"pre { background: #f6f6f6; padding: 0.5em; white-space: pre-wrap; max-width: 100em; }\n"
 	"code { background: #f0f0f0; }\n"
+	"td pre { max-width: 40em; min-width: 22em; overflow-wrap: break-word; margin: 0.2em 0; }\n"
+	"td.mail { max-width: 14em; overflow-wrap: anywhere; font-size: 0.8em; }\n"
 	"figure { margin: 1em 0; }\n";
 
 struct site {
@@ -561,8 +563,9 @@ static void review_row(const struct site *site, const struct feedback_item *it,
 			       "<td class=\"%s\">%s%s</td><td>", it->id, name,
 			       name, it->status ? " (set by the author)" : "");
 	esc(page, it->from);
-	g_string_append(page, "</td><td>");
-	if (it->patch_index >= 0)
+	g_string_append_printf(page, "<div class=\"sum\">on v%d</div></td><td>",
+			       it->version);
+	if (it->patch_index > 0)
 		g_string_append_printf(page, "%d: ", it->patch_index);
 	esc(page, it->patch_subject);
 	g_string_append(page, "</td><td>");
@@ -590,7 +593,7 @@ static void review_row(const struct site *site, const struct feedback_item *it,
 		esc(page, it->note);
 		g_string_append(page, "</p>");
 	}
-	g_string_append(page, "</td><td>");
+	g_string_append(page, "</td><td class=\"mail\">");
 	if (it->message_id)
 		mail_link(page, site, it->message_id);
 	g_string_append(page, "</td></tr>\n");
