@@ -9,6 +9,7 @@
 
 #include "builtin.h"
 #include "format.h"
+#include "parse-options.h"
 #include "report-mail.h"
 #include "series.h"
 #include "util.h"
@@ -22,27 +23,16 @@ int cmd_report(int argc, const char **argv)
 	struct series s;
 	char *name, *path;
 	int version, ret;
+	const struct option options[] = {
+		OPT_STRING('o', "output-dir", &dir, "DIR",
+			   "write SERIES-vN-report.mbox into DIR (outside the store)"),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			printf("usage: %s\n", report_usage);
-			return 0;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output-dir")) {
-			if (++i >= argc)
-				usage(report_usage);
-			dir = argv[i];
-		} else if (starts_with(a, "--output-dir=")) {
-			dir = a + strlen("--output-dir=");
-		} else if (a[0] == '-' || spec) {
-			usage(report_usage);
-		} else {
-			spec = a;
-		}
-	}
-	if (!spec || !dir || !*dir)
+	argc = parse_options(argc, argv, "report", options, report_usage, 0);
+	if (argc != 1 || !dir || !*dir)
 		usage(report_usage);
+	spec = argv[0];
 	if (format_dir_in_store(dir)) {
 		error("'%s' is inside the series store: write the mail elsewhere",
 		      dir);
