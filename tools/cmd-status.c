@@ -37,10 +37,10 @@ static void status_text(void)
 			GString *line = g_string_new(NULL);
 			bool any = false;
 
-			for (int st = 0; check_stage_names[st]; st++) {
+			for (size_t st = 0; st < check_nr_stages; st++) {
 				char *path = g_strdup_printf("%s/results/%s/v%d/%s.json",
 							     cache_dir(), s.name, v,
-							     check_stage_names[st]);
+							     check_stages[st].name);
 				json_t *j = json_load_file(path, 0, NULL);
 
 				if (j) {
@@ -48,7 +48,7 @@ static void status_text(void)
 						json_object_get(j, "status"));
 
 					g_string_append_printf(line, " %s:%s",
-						check_stage_names[st],
+						check_stages[st].name,
 						color_status(word, 0));
 					any = true;
 					json_decref(j);

@@ -183,14 +183,13 @@ static void results_load(struct site *site, const struct series *s, int v,
 	char *sum = results_path(s, v, "summary"), *buf;
 	size_t len;
 
-	for (vr->n = 0; check_stage_names[vr->n]; vr->n++)
-		;
+	vr->n = check_nr_stages;
 	vr->r = g_new0(struct stage_result, vr->n);
 	vr->have = g_new0(bool, vr->n);
 	vr->log = g_new0(char *, vr->n);
 	vr->last = NULL;
 	for (guint i = 0; i < vr->n; i++) {
-		const char *name = check_stage_names[i];
+		const char *name = check_stages[i].name;
 		char *file = g_strdup_printf("%s.json", name);
 		char *path = results_path(s, v, file);
 		json_t *j = is_file(path) ? json_load_file(path, 0, NULL) : NULL;
@@ -737,8 +736,8 @@ static int series_site(struct site *site, const char *name, GString *index)
 	g_string_append(index, "</h2>\n<p>");
 	esc(index, series_get(&s, "series.title"));
 	g_string_append(index, "</p>\n<table>\n<tr><th>version</th>");
-	for (guint i = 0; check_stage_names[i]; i++)
-		g_string_append_printf(index, "<th>%s</th>", check_stage_names[i]);
+	for (size_t i = 0; i < check_nr_stages; i++)
+		g_string_append_printf(index, "<th>%s</th>", check_stages[i].name);
 	g_string_append(index, "</tr>\n");
 	for (guint k = 0; k < versions->len && ret == 0; k++) {
 		int v = g_array_index(versions, int, k);

@@ -28,7 +28,7 @@ struct report {
 	const struct series *s;
 	int version;
 	guint nstages;
-	struct stage_result *r;		/* one per check_stage_names[] */
+	struct stage_result *r;		/* one per check_stages[].name */
 	bool *have;
 	bool any;			/* some stage has a result */
 	GPtrArray *subjects;		/* of patch 1..n (char *) */
@@ -47,12 +47,11 @@ static void append_line(GString *out, const char *s)
 
 static void results_load(struct report *rp)
 {
-	for (rp->nstages = 0; check_stage_names[rp->nstages]; rp->nstages++)
-		;
+	rp->nstages = check_nr_stages;
 	rp->r = g_new0(struct stage_result, rp->nstages);
 	rp->have = g_new0(bool, rp->nstages);
 	for (guint i = 0; i < rp->nstages; i++) {
-		const char *name = check_stage_names[i];
+		const char *name = check_stages[i].name;
 		char *path = g_strdup_printf("%s/results/%s/v%d/%s.json",
 					     cache_dir(), rp->s->name,
 					     rp->version, name);
