@@ -20,7 +20,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -MMD -MP \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS))
 ALL_LDFLAGS = $(LDFLAGS)
-LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 
 ifdef DEVELOPER
 ALL_CFLAGS += -Wall -Wextra -Werror -Wvla -Wwrite-strings \
@@ -76,8 +76,10 @@ LIB_OBJS += tools/recipients.o
 LIB_OBJS += tools/record.o
 LIB_OBJS += tools/report-b4.o
 LIB_OBJS += tools/report-json.o
+LIB_OBJS += tools/report-html.o
 LIB_OBJS += tools/report-kcidb.o
 LIB_OBJS += tools/report-text.o
+LIB_OBJS += tools/report-mail.o
 LIB_OBJS += tools/review.o
 LIB_OBJS += tools/run.o
 LIB_OBJS += tools/scratch.o
@@ -96,6 +98,7 @@ LIB_OBJS += tools/stage-rust.o
 LIB_OBJS += tools/stage-script.o
 LIB_OBJS += tools/stage-sparse.o
 LIB_OBJS += tools/subject.o
+LIB_OBJS += tools/svgplot.o
 LIB_OBJS += tools/thread.o
 LIB_OBJS += tools/trailer.o
 LIB_OBJS += tools/util.o
@@ -112,9 +115,11 @@ BUILTIN_OBJS += tools/cmd-format.o
 BUILTIN_OBJS += tools/cmd-import.o
 BUILTIN_OBJS += tools/cmd-list.o
 BUILTIN_OBJS += tools/cmd-record.o
+BUILTIN_OBJS += tools/cmd-report.o
 BUILTIN_OBJS += tools/cmd-review.o
 BUILTIN_OBJS += tools/cmd-send.o
 BUILTIN_OBJS += tools/cmd-show.o
+BUILTIN_OBJS += tools/cmd-status.o
 BUILTIN_OBJS += tools/cmd-work.o
 
 OBJS = tools/kseries.o $(BUILTIN_OBJS) $(LIB_OBJS)
@@ -136,6 +141,7 @@ UNIT_TESTS += tests/unit/t-review
 UNIT_TESTS += tests/unit/t-run
 UNIT_TESTS += tests/unit/t-series
 UNIT_TESTS += tests/unit/t-subject
+UNIT_TESTS += tests/unit/t-svgplot
 UNIT_TESTS += tests/unit/t-thread
 UNIT_TESTS += tests/unit/t-trailer
 UNIT_TESTS += tests/unit/t-util

@@ -99,7 +99,7 @@ _kseries() {
 	--stage)
 		COMPREPLY=($(compgen -W "$("${KSERIES_PROGRAM:-kseries}" check --list-stages 2>/dev/null)" -- "$cur"))
 		return ;;
-	-o|--output-dir|-w|--worktree|--kcidb)
+	-o|--output-dir|-w|--worktree|--kcidb|--html)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--status)
@@ -118,7 +118,7 @@ _kseries() {
 	local n=0
 	for ((i = cmdi + 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		--stage|-o|--output-dir|-w|--worktree|--kcidb|--status|-b|--branch|-n|--name|--note|--in-reply-to|--to|--cc|--base|-j)
+		--stage|-o|--output-dir|-w|--worktree|--kcidb|--html|--status|-b|--branch|-n|--name|--note|--in-reply-to|--to|--cc|--base|-j)
 			((i++)) ;;
 		-*) ;;
 		*) ((n++)) ;;

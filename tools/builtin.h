@@ -21,6 +21,7 @@ int cmd_format(int argc, const char **argv);
 int cmd_import(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
 int cmd_review(int argc, const char **argv);
 int cmd_send(int argc, const char **argv);
 int cmd_show(int argc, const char **argv);

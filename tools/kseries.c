@@ -35,6 +35,7 @@ static const struct cmd {
 	{ "import", cmd_import, NEED_STORE, "import a posted version from an mbox" },
 	{ "list", cmd_list, NEED_STORE, "one line per series" },
 	{ "record", cmd_record, NEED_STORE, "your branch as the next version (or the draft)" },
+	{ "report", cmd_report, NEED_STORE, "the check's results as a reply mail to the posting" },
 	{ "review", cmd_review, 0, "review extract MBOX --json: comments, trailers" },
 	{ "send", cmd_send, NEED_STORE, "mail a version: git send-email, or b4 send" },
 	{ "show", cmd_show, NEED_STORE, "a series or one version of it" },
