@@ -75,10 +75,14 @@ test_expect_success 'kseries.check.stage: every value a stage (a bad one is refu
 	git config --global --unset kseries.check.stage
 '
 
-test_expect_success 'options that name one thing are never read: kseries.import.version, kseries.check.all' '
+test_expect_success 'options that name one thing are never read: kseries.import.version, kseries.check.all, kseries.status.html' '
 	cd store &&
 	git config --global kseries.import.version 99 &&
 	git config --global kseries.check.all true &&
+	git config --global kseries.status.html "$TRASH/site" &&
+	kseries status >/dev/null &&
+	test ! -e "$TRASH/site" &&
+	git config --global --unset kseries.status.html &&
 	test_expect_code 129 kseries check 2>err &&
 	grep "^usage: kseries check" err &&
 	kseries import again "$SEED" >/dev/null &&

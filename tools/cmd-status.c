@@ -69,8 +69,10 @@ int cmd_status(int argc, const char **argv)
 {
 	const char *html = NULL;
 	const struct option options[] = {
-		OPT_STRING(0, "html", &html, "DIR",
-			   "the dashboard as a static site in DIR (DIR/index.html)"),
+		/* it changes what status does: the command line only */
+		OPT_STRING_F(0, "html", &html, "DIR",
+			     "the dashboard as a static site in DIR (DIR/index.html)",
+			     PARSE_OPT_NOCONFIG),
 		OPT_END(),
 	};
 
