@@ -227,16 +227,18 @@ char *format_draft_changes(const GPtrArray *items, int version,
 			   const char *prev_url);
 
 /*
- * The last stage of `kseries check` (DESIGN.md §4, §6): formats the
- * version as `kseries format` would and checks the mails that would go
- * out: that it formats at all, checkpatch.pl --strict on each patch mail
- * (errors and warnings; the checkpatch stage has the rest), a
- * Signed-off-by in every patch, recipients, and for v2+ a changelog
- * ("Changes in vN:" or kin) in the cover or below the one patch's "---".
- * Fills r (status, summary, findings with tool "mail").
+ * What the mails carry, as the mail stage (stage-mail.c) and the format
+ * stage of check ask it.
+ *
+ * format_signed_off(): the message above a patch mail's "---" (its
+ * commit message) has a "Signed-off-by: " line.
+ *
+ * format_has_changelog(): text (a cover's blurb, or the notes below a
+ * patch's "---") has a changelog: a "Changes in vN:" (or kin: "Changes
+ * since vN", "vN:", "Changelog") line followed by at least one entry
+ * other than the "- Link to vN:" that the draft adds by itself.
  */
-struct check_ctx;
-struct stage_result;
-void format_check(struct check_ctx *ctx, struct stage_result *r);
+bool format_signed_off(const char *mail, size_t len);
+bool format_has_changelog(const char *text);
 
 #endif
