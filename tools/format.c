@@ -1266,423 +1266,527 @@ char *format_version_record(const struct series *s, int version)
 	return NULL;
 }
 
-int format_version(struct series *s, int version,
-		   const struct format_opts *o, struct formatted *f)
-{
-	GPtrArray *files = NULL, *patches = NULL, *items = NULL;
-	const char *repo = o->repo ? o->repo : kernel_tree();
-	const char *base = series_get(s, "series.base");
-	char *identity = NULL;
-	GPtrArray *assisted = NULL;
+/*
+ * One format_version() run: what each phase reads and leaves for the
+ * next. The phases run in the order below; each returns 0, or -1 with
+ * one error printed.
+ */
+struct format_job {
+	struct series *s;
+	int version;
+	const struct format_opts *o;
+	struct formatted *f;
+	const char *repo;	/* the base repository */
+	const char *base;	/* series.base, or the default */
 	struct ident sender;
-	char *vdir = NULL, *cover_path = NULL, *title = NULL, *blurb = NULL;
-	char *prev_url = NULL, *tmp = NULL, *branch = NULL, *desc = NULL;
-	char *tip = NULL, *git_dir = NULL, *work_tree = NULL, *outdir = NULL;
-	struct applied a;
-	int ret = -1;
+	char *identity;		/* "Name <addr>" of sender */
+	GPtrArray *assisted;	/* "Assisted-by: …" lines */
+	GPtrArray *files;	/* the stored patch files, in order */
+	GPtrArray *patches;	/* struct patch_in *, one per file */
+	GPtrArray *items;	/* struct fb_item *, the review */
+	char *title;		/* the cover's subject */
+	char *blurb;		/* the cover's text */
+	char *prev_url;		/* v(N-1)'s link, or NULL */
+	struct applied a;	/* the stored patches applied */
+	char *tip;		/* the last commit, trailers added */
+	char *tmp;		/* the scratch directory */
+	char *git_dir, *work_tree;	/* the scratch repository */
+	char *outdir;		/* where format-patch writes */
+	char *branch;		/* the branch formatted, or NULL */
+};
 
-	applied_init(&a);
-	ident_init(&sender);
-	f->version = version;
-	f->change_id = g_strdup(series_get(s, "series.change-id"));
-	if (!base)
-		base = WORKBENCH_DEFAULT_BASE;
-	if (version < 1 || !version_exists(s, version)) {
-		error("no version v%d of '%s'", version, s->name);
-		goto out;
-	}
-	files = series_patch_files(s, version, false);
-	if (!files->len) {
-		error("v%d of '%s' has no patches", version, s->name);
-		goto out;
-	}
-	if (o->identity) {
-		trailer_split_person(o->identity, strlen(o->identity),
-				     &sender.name, &sender.email);
-		if (ident_is_placeholder(sender.email)) {
-			error("sender identity '%s' is a placeholder",
-			      o->identity);
-			goto out;
-		}
-	} else if (ident_sender_or_error(&sender) < 0) {
-		goto out;
-	}
-	identity = ident_format(&sender);
-	assisted = format_assisted_by(s, version);
-	if (!assisted)
-		goto out;
+static void format_job_init(struct format_job *j, struct series *s,
+			    int version, const struct format_opts *o,
+			    struct formatted *f)
+{
+	memset(j, 0, sizeof(*j));
+	j->s = s;
+	j->version = version;
+	j->o = o;
+	j->f = f;
+	j->repo = o->repo ? o->repo : kernel_tree();
+	j->base = series_get(s, "series.base");
+	if (!j->base)
+		j->base = WORKBENCH_DEFAULT_BASE;
+	ident_init(&j->sender);
+	applied_init(&j->a);
+}
 
-	/* the patches as stored: subjects, notes below "---" */
-	patches = g_ptr_array_new_with_free_func((GDestroyNotify)patch_in_free);
-	for (guint i = 0; i < files->len; i++) {
-		struct patch_in *p = patch_in_read(files->pdata[i]);
+static void format_job_release(struct format_job *j)
+{
+	scratch_dir_remove(j->tmp);
+	g_free(j->git_dir);
+	g_free(j->work_tree);
+	g_free(j->outdir);
+	g_free(j->branch);
+	applied_release(&j->a);
+	ident_release(&j->sender);
+	g_free(j->identity);
+	if (j->assisted)
+		g_ptr_array_unref(j->assisted);
+	if (j->files)
+		g_ptr_array_unref(j->files);
+	if (j->patches)
+		g_ptr_array_unref(j->patches);
+	if (j->items)
+		g_ptr_array_unref(j->items);
+	g_free(j->title);
+	g_free(j->blurb);
+	g_free(j->prev_url);
+	g_free(j->tip);
+}
+
+/*
+ * The version and who sends it: the version exists and has patches, the
+ * sender is o->identity (never a placeholder) or ident_sender(), and
+ * version.N.assisted-by is well formed.
+ */
+static int format_load_version(struct format_job *j)
+{
+	const char *who = j->o->identity;
+
+	if (j->version < 1 || !version_exists(j->s, j->version))
+		return error("no version v%d of '%s'", j->version, j->s->name);
+	j->files = series_patch_files(j->s, j->version, false);
+	if (!j->files->len)
+		return error("v%d of '%s' has no patches", j->version,
+			     j->s->name);
+	if (who) {
+		trailer_split_person(who, strlen(who), &j->sender.name,
+				     &j->sender.email);
+		if (ident_is_placeholder(j->sender.email))
+			return error("sender identity '%s' is a placeholder",
+				     who);
+	} else if (ident_sender_or_error(&j->sender) < 0) {
+		return -1;
+	}
+	j->identity = ident_format(&j->sender);
+	j->assisted = format_assisted_by(j->s, j->version);
+	return j->assisted ? 0 : -1;
+}
+
+/* The stored cover's subject (j->title) and blurb (j->blurb), if any. */
+static int format_read_cover(struct format_job *j, const char *path)
+{
+	struct patch_in *c = patch_in_read(path);
+	GPtrArray *m;
+	char *buf;
+	size_t len;
+
+	if (!c)
+		return -1;
+	j->title = g_strdup(c->title);
+	patch_in_free(c);
+	if (read_file(path, MAIL_MAX_FILE, &buf, &len) < 0)
+		return -1;
+	m = mail_array_new();
+	if (mail_parse_mbox(buf, len, path, m) == 0 && m->len) {
+		struct mail *cm = m->pdata[0];
+
+		j->blurb = format_cover_blurb(cm->body, cm->body_len);
+	}
+	g_ptr_array_unref(m);
+	g_free(buf);
+	return 0;
+}
+
+/*
+ * The patches as stored (subjects, notes below "---"), the cover's
+ * title and blurb, and whether a cover letter goes out: when there are
+ * several patches (b4 sends one alone) unless o->cover says otherwise.
+ */
+static int format_read_patches(struct format_job *j)
+{
+	char *vdir, *cover_path;
+	int ret = 0;
+
+	j->patches = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)patch_in_free);
+	for (guint i = 0; i < j->files->len; i++) {
+		struct patch_in *p = patch_in_read(j->files->pdata[i]);
 
 		/* subjects are data: no shell ever sees them */
 		if (!p)
-			goto out;
-		g_ptr_array_add(patches, p);
+			return -1;
+		g_ptr_array_add(j->patches, p);
 	}
-	vdir = series_version_dir(s, version);
+	vdir = series_version_dir(j->s, j->version);
 	cover_path = g_build_filename(vdir, "0000-cover-letter.patch", NULL);
-	if (is_file(cover_path)) {
-		struct patch_in *c = patch_in_read(cover_path);
-		char *buf;
-		size_t len;
-
-		if (!c)
-			goto out;
-		title = g_strdup(c->title);
-		patch_in_free(c);
-		if (read_file(cover_path, MAIL_MAX_FILE, &buf, &len) < 0)
-			goto out;
-		{
-			GPtrArray *m = mail_array_new();
-
-			if (mail_parse_mbox(buf, len, cover_path, m) == 0 &&
-			    m->len) {
-				struct mail *cm = m->pdata[0];
-
-				blurb = format_cover_blurb(cm->body,
-							   cm->body_len);
-			}
-			g_ptr_array_unref(m);
-		}
-		g_free(buf);
+	if (is_file(cover_path))
+		ret = format_read_cover(j, cover_path);
+	g_free(cover_path);
+	g_free(vdir);
+	if (ret < 0)
+		return -1;
+	if (!j->title || !*j->title ||
+	    !strcmp(j->title, "*** SUBJECT HERE ***")) {
+		g_free(j->title);
+		j->title = g_strdup(series_get(j->s, "series.title"));
 	}
-	if (!title || !*title || !strcmp(title, "*** SUBJECT HERE ***")) {
-		g_free(title);
-		title = g_strdup(series_get(s, "series.title"));
-	}
-	if (!title && patches->len == 1)
-		title = g_strdup(((struct patch_in *)patches->pdata[0])->title);
-	/* a cover when there are several patches: b4 sends one alone */
-	f->cover = o->cover == 1 || (o->cover == -1 && patches->len > 1);
-	if (f->cover && (!title || !*title)) {
-		error("'%s' has no title for its cover letter (series.title)",
-		      s->name);
-		goto out;
-	}
+	if (!j->title && j->patches->len == 1)
+		j->title = g_strdup(
+			((struct patch_in *)j->patches->pdata[0])->title);
+	j->f->cover = j->o->cover == 1 ||
+		      (j->o->cover == -1 && j->patches->len > 1);
+	if (j->f->cover && (!j->title || !*j->title))
+		return error("'%s' has no title for its cover letter (series.title)",
+			     j->s->name);
+	return 0;
+}
 
-	if (!repo) {
-		error("no base tree: provision %s/linux or set KSERIES_TREE",
-		      cache_dir());
-		goto out;
-	}
-	if (apply_series(repo, base, files, false, &a) < 0)
-		goto out;
-	f->base = g_strdup(a.base);
+/* The stored patches applied onto the base, as commits (apply.h). */
+static int format_apply(struct format_job *j)
+{
+	if (!j->repo)
+		return error("no base tree: provision %s/linux or set KSERIES_TREE",
+			     cache_dir());
+	if (apply_series(j->repo, j->base, j->files, false, &j->a) < 0)
+		return -1;
+	j->f->base = g_strdup(j->a.base);
+	return 0;
+}
 
-	/* review: trailers for each patch */
-	items = g_ptr_array_new_with_free_func((GDestroyNotify)fb_item_free);
-	if (format_load_feedback(s, version, items) < 0)
-		goto out;
-	if (o->trailers)
-		collect_trailers(version, items, patches, f);
-	{
-		char *parent = g_strdup(a.base);
+/*
+ * Every commit again with its message's trailers as mailed: the
+ * review's (when o->trailers), Assisted-by, the sender's sign-off. The
+ * sender signs off at format time; j->tip is the last new commit.
+ */
+static int format_recommit(struct format_job *j)
+{
+	char *parent;
 
-		/* every patch: the sender signs off at format time */
-		for (guint i = 0; i < a.commits->len; i++) {
-			struct patch_in *p = patches->pdata[i];
-			struct trailer_ctx c = { .p = p, .identity = identity,
-						 .assisted = assisted };
-			char *nc = NULL;
+	j->items = g_ptr_array_new_with_free_func((GDestroyNotify)fb_item_free);
+	if (format_load_feedback(j->s, j->version, j->items) < 0)
+		return -1;
+	if (j->o->trailers)
+		collect_trailers(j->version, j->items, j->patches, j->f);
+	parent = g_strdup(j->a.base);
+	for (guint i = 0; i < j->a.commits->len; i++) {
+		struct patch_in *p = j->patches->pdata[i];
+		struct trailer_ctx c = { .p = p, .identity = j->identity,
+					 .assisted = j->assisted };
+		char *nc = NULL;
 
-			if (recommit(repo, a.commits->pdata[i], parent, &sender,
-				     trailer_msg, &c, &nc) < 0) {
-				g_free(c.msg);
-				g_free(parent);
-				goto out;
-			}
-			for (guint k = 0; k < p->trailers->len; k++)
-				g_ptr_array_add(f->added,
-					g_strdup_printf("%u: %s", i + 1,
-						(char *)p->trailers->pdata[k]));
+		if (recommit(j->repo, j->a.commits->pdata[i], parent,
+			     &j->sender, trailer_msg, &c, &nc) < 0) {
 			g_free(c.msg);
-			g_ptr_array_add(f->commits, g_strdup(nc));
 			g_free(parent);
-			parent = nc;
+			return -1;
 		}
-		tip = parent;
+		for (guint k = 0; k < p->trailers->len; k++)
+			g_ptr_array_add(j->f->added, g_strdup_printf("%u: %s",
+				i + 1, (char *)p->trailers->pdata[k]));
+		g_free(c.msg);
+		g_ptr_array_add(j->f->commits, g_strdup(nc));
+		g_free(parent);
+		parent = nc;
 	}
+	j->tip = parent;
+	return 0;
+}
 
-	/* recipients */
-	if (o->recipients) {
-		struct recipients r;
+/* To and Cc from the notes and get_maintainer.pl (recipients.h). */
+static int format_recipients(struct format_job *j)
+{
+	struct formatted *f = j->f;
+	struct recipients r;
 
-		recipients_init(&r);
-		if (recipients_collect(s, files, repo, &r) < 0) {
-			recipients_release(&r);
-			goto out;
-		}
-		for (guint i = 0; i < r.to->len; i++)
-			g_ptr_array_add(f->to, g_strdup(r.to->pdata[i]));
-		for (guint i = 0; i < r.cc->len; i++)
-			g_ptr_array_add(f->cc, g_strdup(r.cc->pdata[i]));
-		for (guint i = 0; i < r.notes->len; i++)
-			g_ptr_array_add(f->notes, g_strdup(r.notes->pdata[i]));
+	if (!j->o->recipients)
+		return 0;
+	recipients_init(&r);
+	if (recipients_collect(j->s, j->files, j->repo, &r) < 0) {
 		recipients_release(&r);
+		return -1;
 	}
+	for (guint i = 0; i < r.to->len; i++)
+		g_ptr_array_add(f->to, g_strdup(r.to->pdata[i]));
+	for (guint i = 0; i < r.cc->len; i++)
+		g_ptr_array_add(f->cc, g_strdup(r.cc->pdata[i]));
+	for (guint i = 0; i < r.notes->len; i++)
+		g_ptr_array_add(f->notes, g_strdup(r.notes->pdata[i]));
+	recipients_release(&r);
+	return 0;
+}
 
-	/* threading under the previous posting */
-	if (o->in_reply_to && *o->in_reply_to) {
-		f->in_reply_to = strip_brackets(o->in_reply_to);
-	} else if (version > 1) {
-		char key[64];
-		const char *id;
+/*
+ * Threading under the previous posting (o->in_reply_to, else v(N-1)'s
+ * Message-ID unless it was made up) and the link to v(N-1) for the
+ * changelog: version.(N-1).link, else lore's address of the message
+ * threaded under.
+ */
+static void format_thread(struct format_job *j)
+{
+	struct formatted *f = j->f;
+	int prev = j->version - 1;
+	const char *id, *link;
 
-		snprintf(key, sizeof(key), "version.%d.message-id", version - 1);
-		id = series_get(s, key);
+	if (j->o->in_reply_to && *j->o->in_reply_to) {
+		f->in_reply_to = strip_brackets(j->o->in_reply_to);
+	} else if (prev >= 1) {
+		id = series_version_get(j->s, prev, "message-id");
 		/* never under an id nobody posted: b4 would read the cover
 		 * as a follow-up of a message that does not exist */
-		if (id && format_msgid_reconstructed(s, id))
+		if (id && format_msgid_reconstructed(j->s, id))
 			g_ptr_array_add(f->notes, g_strdup_printf(
 				"not threaded under v%d: its Message-ID <%s> was reconstructed",
-				version - 1, id));
+				prev, id));
 		else if (id)
 			f->in_reply_to = strip_brackets(id);
 	}
-	if (version > 1) {
-		char key[64];
-		const char *link;
+	if (prev < 1)
+		return;
+	link = series_version_get(j->s, prev, "link");
+	if (link && starts_with(link, "http"))
+		j->prev_url = g_strdup(link);
+	else if (f->in_reply_to)
+		j->prev_url = lore_url(f->in_reply_to);
+}
 
-		snprintf(key, sizeof(key), "version.%d.link", version - 1);
-		link = series_get(s, key);
-		if (link && starts_with(link, "http"))
-			prev_url = g_strdup(link);
-		else if (f->in_reply_to)
-			prev_url = lore_url(f->in_reply_to);
+/*
+ * The changelog, in the cover's blurb or below the one patch's "---":
+ * the stored one, with "- Link to v(N-1)" added, or, when there is
+ * none, "Changes in vN:" drafted from the review (format_draft_changes()).
+ * A one-patch series with a stored cover carries the cover's text there.
+ */
+static void format_changelog(struct format_job *j)
+{
+	struct formatted *f = j->f;
+	struct patch_in *p1 = j->patches->pdata[0];
+	char **where = f->cover ? &j->blurb : &p1->notes;
+	char *changes_hdr = g_strdup_printf("Changes in v%d:", j->version);
+
+	if (!f->cover && j->blurb && *j->blurb && !p1->notes) {
+		p1->notes = j->blurb;
+		j->blurb = NULL;
 	}
+	if (j->version > 1 && !(*where && strstr(*where, changes_hdr))) {
+		char *draft = format_draft_changes(j->items, j->version,
+						   j->prev_url);
 
-	/* the changelog: the cover's blurb, or below the one patch's "---" */
-	{
-		struct patch_in *p1 = patches->pdata[0];
-		char **where = f->cover ? &blurb : &p1->notes;
-		char *changes_hdr = g_strdup_printf("Changes in v%d:", version);
+		if (draft) {
+			char *n;
 
-		if (!f->cover && blurb && *blurb && !p1->notes) {
-			/* a one-patch series with a stored cover */
-			p1->notes = blurb;
-			blurb = NULL;
-		}
-		if (version > 1 && !(*where && strstr(*where, changes_hdr))) {
-			char *draft = format_draft_changes(items, version,
-							   prev_url);
-
-			if (draft) {
-				char *n;
-
-				g_strchomp(draft);
-				if (*where && **where)
-					n = g_strdup_printf("%s\n\n%s%s", *where,
-							    f->cover ? "---\n" : "",
-							    draft);
-				else
-					n = g_strdup(draft);
-				g_free(*where);
-				*where = n;
-				g_free(draft);
-			}
-		} else if (version > 1 && prev_url) {
-			char *n = format_add_prev_link(*where, version,
-						       prev_url);
-
+			g_strchomp(draft);
+			if (*where && **where)
+				n = g_strdup_printf("%s\n\n%s%s", *where,
+						    f->cover ? "---\n" : "",
+						    draft);
+			else
+				n = g_strdup(draft);
 			g_free(*where);
 			*where = n;
+			g_free(draft);
 		}
-		g_free(changes_hdr);
-		f->title = g_strdup(title);
-		f->blurb = g_strdup(*where);
+	} else if (j->version > 1 && j->prev_url) {
+		char *n = format_add_prev_link(*where, j->version, j->prev_url);
+
+		g_free(*where);
+		*where = n;
 	}
+	g_free(changes_hdr);
+	f->title = g_strdup(j->title);
+	f->blurb = g_strdup(*where);
+}
 
-	/* git format-patch, in a scratch repository a later run sweeps */
-	tmp = scratch_dir_make("format");
-	if (!tmp || scratch_repo(repo, tmp, tip, &git_dir, &work_tree) < 0)
-		goto out;
-	outdir = g_build_filename(tmp, "out", NULL);
-	{
-		GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
-		GPtrArray *env = g_ptr_array_new_with_free_func(g_free);
-		char *range;
-		int nconf = 0;
+/*
+ * git format-patch's environment: the cover's subject and blurb as the
+ * description of the branch formatted, a/ b/ prefixes and whole-tree
+ * paths whatever the user's diff config says, and the sender as the
+ * committer. NULL-terminated, new.
+ */
+static GPtrArray *format_patch_env(struct format_job *j)
+{
+	static const char *const diff_keys[] = {
+		"diff.noprefix", "diff.mnemonicPrefix", "diff.relative" };
+	GPtrArray *env = g_ptr_array_new_with_free_func(g_free);
+	int nconf = 0;
 
-		if (f->cover) {
-			branch = g_strdup("kseries-format");
-			desc = g_strdup_printf("%s\n\n%s\n", title,
-					       blurb && *blurb ? blurb : "");
-			g_ptr_array_add(env, g_strdup_printf(
-				"GIT_CONFIG_KEY_%d=branch.%s.description",
-				nconf, branch));
-			g_ptr_array_add(env, g_strdup_printf(
-				"GIT_CONFIG_VALUE_%d=%s", nconf, desc));
-			nconf++;
-		}
-		/* a/ b/ prefixes and whole-tree paths whatever the user's
-		 * diff config says */
-		for (int k = 0; k < 3; k++) {
-			static const char *const keys[] = {
-				"diff.noprefix", "diff.mnemonicPrefix",
-				"diff.relative" };
+	if (j->f->cover) {
+		j->branch = g_strdup("kseries-format");
+		g_ptr_array_add(env, g_strdup_printf(
+			"GIT_CONFIG_KEY_%d=branch.%s.description", nconf,
+			j->branch));
+		g_ptr_array_add(env, g_strdup_printf(
+			"GIT_CONFIG_VALUE_%d=%s\n\n%s\n", nconf, j->title,
+			j->blurb && *j->blurb ? j->blurb : ""));
+		nconf++;
+	}
+	for (size_t k = 0; k < G_N_ELEMENTS(diff_keys); k++) {
+		g_ptr_array_add(env, g_strdup_printf("GIT_CONFIG_KEY_%d=%s",
+						     nconf, diff_keys[k]));
+		g_ptr_array_add(env, g_strdup_printf(
+			"GIT_CONFIG_VALUE_%d=false", nconf));
+		nconf++;
+	}
+	/*
+	 * The cover's From: and the Message-Ids (git's form,
+	 * "<commit.time.git.ADDRESS>") are the committer's: the sender's,
+	 * never the base repository's own identity.
+	 */
+	g_ptr_array_add(env, g_strdup_printf("GIT_COMMITTER_NAME=%s",
+					     j->sender.name));
+	g_ptr_array_add(env, g_strdup_printf("GIT_COMMITTER_EMAIL=%s",
+					     j->sender.email));
+	g_ptr_array_add(env, g_strdup_printf("GIT_CONFIG_COUNT=%d", nconf));
+	g_ptr_array_add(env, NULL);
+	return env;
+}
 
-			g_ptr_array_add(env, g_strdup_printf(
-				"GIT_CONFIG_KEY_%d=%s", nconf, keys[k]));
-			g_ptr_array_add(env, g_strdup_printf(
-				"GIT_CONFIG_VALUE_%d=false", nconf));
-			nconf++;
-		}
-		/*
-		 * The cover's From: and the Message-Ids (git's form,
-		 * "<commit.time.git.ADDRESS>") are the committer's: the
-		 * sender's, never the base repository's own identity.
-		 */
-		g_ptr_array_add(env, g_strdup_printf("GIT_COMMITTER_NAME=%s",
-						     sender.name));
-		g_ptr_array_add(env, g_strdup_printf("GIT_COMMITTER_EMAIL=%s",
-						     sender.email));
-		g_ptr_array_add(env, g_strdup_printf("GIT_CONFIG_COUNT=%d",
-						     nconf));
-		g_ptr_array_add(env, NULL);
+/* git format-patch's command line for the job. NULL-terminated, new. */
+static GPtrArray *format_patch_argv(struct format_job *j)
+{
+	struct formatted *f = j->f;
+	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+	const char *prefix = series_get(j->s, "series.prefix");
+	char *b4p;
 
-		g_ptr_array_add(argv, g_strdup("git"));
-		g_ptr_array_add(argv, g_strdup_printf("--git-dir=%s", git_dir));
-		if (work_tree)
-			g_ptr_array_add(argv, g_strdup_printf("--work-tree=%s",
-							      work_tree));
-		g_ptr_array_add(argv, g_strdup("format-patch"));
-		g_ptr_array_add(argv, g_strdup("--quiet"));
-		/* the user's format.* settings must not change the mails:
-		 * no sign-off or notes added, .patch names */
-		g_ptr_array_add(argv, g_strdup("--no-attach"));
-		g_ptr_array_add(argv, g_strdup("--no-signoff"));
-		g_ptr_array_add(argv, g_strdup("--no-notes"));
-		g_ptr_array_add(argv, g_strdup("--suffix=.patch"));
-		g_ptr_array_add(argv, g_strdup("--no-numbered-files"));
-		g_ptr_array_add(argv, g_strdup(f->cover ? "--cover-letter" :
-						       "--no-cover-letter"));
-		if (f->cover)
-			g_ptr_array_add(argv, g_strdup(
-				"--cover-from-description=subject"));
-		{
-			const char *prefix = series_get(s, "series.prefix");
-			char *b4p;
+	g_ptr_array_add(argv, g_strdup("git"));
+	g_ptr_array_add(argv, g_strdup_printf("--git-dir=%s", j->git_dir));
+	if (j->work_tree)
+		g_ptr_array_add(argv, g_strdup_printf("--work-tree=%s",
+						      j->work_tree));
+	g_ptr_array_add(argv, g_strdup("format-patch"));
+	g_ptr_array_add(argv, g_strdup("--quiet"));
+	/* the user's format.* settings must not change the mails: no
+	 * sign-off or notes added, .patch names */
+	g_ptr_array_add(argv, g_strdup("--no-attach"));
+	g_ptr_array_add(argv, g_strdup("--no-signoff"));
+	g_ptr_array_add(argv, g_strdup("--no-notes"));
+	g_ptr_array_add(argv, g_strdup("--suffix=.patch"));
+	g_ptr_array_add(argv, g_strdup("--no-numbered-files"));
+	g_ptr_array_add(argv, g_strdup(f->cover ? "--cover-letter" :
+					       "--no-cover-letter"));
+	if (f->cover)
+		g_ptr_array_add(argv,
+				g_strdup("--cover-from-description=subject"));
+	if (!prefix || !*prefix)
+		prefix = "PATCH";
+	f->prefix = g_strdup(prefix);
+	b4p = format_subject_prefix(prefix);
+	if (j->version > 1)
+		g_ptr_array_add(argv, g_strdup_printf("--subject-prefix=%s v%d",
+						      b4p, j->version));
+	else
+		g_ptr_array_add(argv, g_strdup_printf("--subject-prefix=%s",
+						      b4p));
+	g_free(b4p);
+	g_ptr_array_add(argv, g_strdup_printf("--base=%s", j->a.base));
+	if (j->o->thread) {
+		g_ptr_array_add(argv, g_strdup("--thread=shallow"));
+		if (f->in_reply_to)
+			g_ptr_array_add(argv, g_strdup_printf(
+				"--in-reply-to=<%s>", f->in_reply_to));
+	} else {
+		g_ptr_array_add(argv, g_strdup("--no-thread"));
+	}
+	for (guint i = 0; i < f->to->len; i++)
+		g_ptr_array_add(argv, g_strdup_printf("--to=%s",
+					(char *)f->to->pdata[i]));
+	for (guint i = 0; i < f->cc->len; i++)
+		g_ptr_array_add(argv, g_strdup_printf("--cc=%s",
+					(char *)f->cc->pdata[i]));
+	g_ptr_array_add(argv, g_strdup("-o"));
+	g_ptr_array_add(argv, g_strdup(j->outdir));
+	g_ptr_array_add(argv, g_strdup_printf("%s..%s", j->a.base,
+		j->branch ? j->branch : j->tip));
+	g_ptr_array_add(argv, NULL);
+	return argv;
+}
 
-			if (!prefix || !*prefix)
-				prefix = "PATCH";
-			f->prefix = g_strdup(prefix);
-			b4p = format_subject_prefix(prefix);
-			if (version > 1)
-				g_ptr_array_add(argv, g_strdup_printf(
-					"--subject-prefix=%s v%d", b4p,
-					version));
-			else
-				g_ptr_array_add(argv, g_strdup_printf(
-					"--subject-prefix=%s", b4p));
-			g_free(b4p);
-		}
-		g_ptr_array_add(argv, g_strdup_printf("--base=%s", a.base));
-		if (o->thread) {
-			g_ptr_array_add(argv, g_strdup("--thread=shallow"));
-			if (f->in_reply_to)
-				g_ptr_array_add(argv, g_strdup_printf(
-					"--in-reply-to=<%s>", f->in_reply_to));
-		} else {
-			g_ptr_array_add(argv, g_strdup("--no-thread"));
-		}
-		for (guint i = 0; i < f->to->len; i++)
-			g_ptr_array_add(argv, g_strdup_printf("--to=%s",
-						(char *)f->to->pdata[i]));
-		for (guint i = 0; i < f->cc->len; i++)
-			g_ptr_array_add(argv, g_strdup_printf("--cc=%s",
-						(char *)f->cc->pdata[i]));
-		g_ptr_array_add(argv, g_strdup("-o"));
-		g_ptr_array_add(argv, g_strdup(outdir));
-		range = g_strdup_printf("%s..%s", a.base,
-					branch ? branch : tip);
-		g_ptr_array_add(argv, range);
-		g_ptr_array_add(argv, NULL);
-		{
-			/* the user's config must not change the mails */
-			struct run_opts fo = { .dir = repo,
-				.env = (const char *const *)env->pdata,
-				.git_pristine = true };
+/*
+ * git format-patch, in a scratch repository (scratch_repo()) that a
+ * later run sweeps, without the user's config: the mails in j->outdir.
+ */
+static int format_run_format_patch(struct format_job *j)
+{
+	GPtrArray *env, *argv;
+	struct run_opts fo = { .dir = j->repo, .git_pristine = true };
+	int ret;
 
-			ret = run_capture_opts(&fo,
-				(const char *const *)argv->pdata, NULL, NULL);
-		}
-		g_ptr_array_unref(argv);
-		g_ptr_array_unref(env);
+	j->tmp = scratch_dir_make("format");
+	if (!j->tmp ||
+	    scratch_repo(j->repo, j->tmp, j->tip, &j->git_dir,
+			 &j->work_tree) < 0)
+		return -1;
+	j->outdir = g_build_filename(j->tmp, "out", NULL);
+	env = format_patch_env(j);
+	argv = format_patch_argv(j);
+	fo.env = (const char *const *)env->pdata;
+	ret = run_capture_opts(&fo, (const char *const *)argv->pdata, NULL,
+			       NULL);
+	g_ptr_array_unref(argv);
+	g_ptr_array_unref(env);
+	return ret < 0 ? -1 : 0;
+}
+
+/*
+ * The mails read back into f->files, with what git does not write: the
+ * "change-id:" line under "base-commit:" (in the cover, or in the one
+ * patch) and each patch's notes below its "---".
+ */
+static int format_read_mails(struct format_job *j)
+{
+	struct formatted *f = j->f;
+	GPtrArray *names = read_dir_sorted(j->outdir);
+	guint k = 0;
+	int ret = 0;
+
+	g_ptr_array_sort(names, cmp_str);
+	for (guint i = 0; i < names->len; i++) {
+		struct format_file *ff;
+		char *path = g_build_filename(j->outdir, names->pdata[i], NULL);
+		char *buf;
+		size_t len;
+
+		ret = read_file(path, MAIL_MAX_FILE, &buf, &len);
+		g_free(path);
 		if (ret < 0)
-			goto out;
-		ret = -1;
-	}
-
-	/* read back, and add what git does not write */
-	{
-		GPtrArray *names = read_dir_sorted(outdir);
-		guint k = 0;
-
-		g_ptr_array_sort(names, cmp_str);
-		for (guint i = 0; i < names->len; i++) {
-			struct format_file *ff = g_new0(struct format_file, 1);
-			char *path = g_build_filename(outdir, names->pdata[i],
-						      NULL);
-			char *buf;
-			size_t len;
-
-			if (read_file(path, MAIL_MAX_FILE, &buf, &len) < 0) {
-				g_free(path);
-				g_free(ff);
-				g_ptr_array_unref(names);
-				goto out;
-			}
-			g_free(path);
-			ff->name = g_strdup(names->pdata[i]);
-			ff->text = g_string_new_len(buf, (gssize)len);
-			g_free(buf);
-			if (starts_with(ff->name, "0000-")) {
+			break;
+		ff = g_new0(struct format_file, 1);
+		ff->name = g_strdup(names->pdata[i]);
+		ff->text = g_string_new_len(buf, (gssize)len);
+		g_free(buf);
+		if (starts_with(ff->name, "0000-")) {
+			add_change_id(ff->text, f->change_id);
+		} else {
+			if (k < j->patches->len)
+				add_notes(ff->text, ((struct patch_in *)
+					j->patches->pdata[k])->notes);
+			k++;
+			if (!f->cover)
 				add_change_id(ff->text, f->change_id);
-			} else {
-				if (k < patches->len)
-					add_notes(ff->text, ((struct patch_in *)
-						patches->pdata[k])->notes);
-				k++;
-				if (!f->cover)
-					add_change_id(ff->text, f->change_id);
-			}
-			g_ptr_array_add(f->files, ff);
 		}
-		g_ptr_array_unref(names);
-		if (k != patches->len) {
-			error("git format-patch wrote %u patches, want %u", k,
-			      patches->len);
-			goto out;
-		}
+		g_ptr_array_add(f->files, ff);
 	}
+	g_ptr_array_unref(names);
+	if (ret < 0)
+		return -1;
+	if (k != j->patches->len)
+		return error("git format-patch wrote %u patches, want %u", k,
+			     j->patches->len);
+	return 0;
+}
+
+int format_version(struct series *s, int version,
+		   const struct format_opts *o, struct formatted *f)
+{
+	struct format_job j;
+	int ret = -1;
+
+	format_job_init(&j, s, version, o, f);
+	f->version = version;
+	f->change_id = g_strdup(series_get(s, "series.change-id"));
+	if (format_load_version(&j) < 0 || format_read_patches(&j) < 0 ||
+	    format_apply(&j) < 0 || format_recommit(&j) < 0 ||
+	    format_recipients(&j) < 0)
+		goto out;
+	format_thread(&j);
+	format_changelog(&j);
+	if (format_run_format_patch(&j) < 0 || format_read_mails(&j) < 0)
+		goto out;
 	ret = 0;
 out:
-	scratch_dir_remove(tmp);
-	g_free(git_dir);
-	g_free(work_tree);
-	g_free(outdir);
-	applied_release(&a);
-	ident_release(&sender);
-	g_free(identity);
-	if (assisted)
-		g_ptr_array_unref(assisted);
-	if (files)
-		g_ptr_array_unref(files);
-	if (patches)
-		g_ptr_array_unref(patches);
-	if (items)
-		g_ptr_array_unref(items);
-	g_free(vdir);
-	g_free(cover_path);
-	g_free(title);
-	g_free(blurb);
-	g_free(prev_url);
-	g_free(branch);
-	g_free(desc);
-	g_free(tip);
+	format_job_release(&j);
 	return ret;
 }
 
