@@ -2,7 +2,6 @@
 /*
  * format.c - a version as mail-ready files, written by git format-patch.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
 #include <stdint.h>
@@ -144,181 +143,6 @@ bool format_dir_in_store(const char *dir)
 	return in;
 }
 
-/* Trailers ------------------------------------------------------------ */
-
-static bool is_blank(const char *l)
-{
-	while (*l == ' ' || *l == '\t' || *l == '\r')
-		l++;
-	return !*l;
-}
-
-static bool is_trailer_line(const char *l)
-{
-	const char *p = l;
-
-	while (isalnum((unsigned char)*p) || *p == '-')
-		p++;
-	return p > l && p[0] == ':' && (p[1] == ' ' || p[1] == '\t' || !p[1]);
-}
-
-/*
- * Whether the paragraph lines[from..to) is a trailer block: every line a
- * trailer or a continuation, or (git's rule, trailer.c) at least a
- * quarter of them trailers with a Signed-off-by among them.
- */
-static bool is_trailer_block(char **lines, int from, int to)
-{
-	int trailers = 0, others = 0;
-	bool sob = false;
-
-	for (int i = from; i < to; i++) {
-		if (is_trailer_line(lines[i])) {
-			trailers++;
-			if (!g_ascii_strncasecmp(lines[i], "Signed-off-by:", 14))
-				sob = true;
-		} else if (lines[i][0] == ' ' || lines[i][0] == '\t') {
-			if (i == from)
-				others++;
-		} else {
-			others++;
-		}
-	}
-	if (!trailers)
-		return false;
-	return !others || (sob && trailers * 3 >= others);
-}
-
-/* "key: value" folded for comparison: key and value lower case, trimmed. */
-static char *trailer_key(const char *t)
-{
-	const char *colon = strchr(t, ':');
-	char *k, *v, *r;
-
-	if (!colon)
-		return g_ascii_strdown(t, -1);
-	k = g_ascii_strdown(t, colon - t);
-	v = g_utf8_strdown(colon + 1, -1);
-	g_strstrip(k);
-	g_strstrip(v);
-	r = g_strdup_printf("%s: %s", k, v);
-	g_free(k);
-	g_free(v);
-	return r;
-}
-
-static bool trailer_in(GPtrArray *list, const char *t)
-{
-	char *k = trailer_key(t);
-	bool found = false;
-
-	for (guint i = 0; !found && i < list->len; i++) {
-		char *o = trailer_key(list->pdata[i]);
-
-		found = !strcmp(o, k);
-		g_free(o);
-	}
-	g_free(k);
-	return found;
-}
-
-char *format_add_trailers(const char *msg, const GPtrArray *trailers,
-			  const char *identity, unsigned *added)
-{
-	char **lines = g_strsplit(msg, "\n", -1);
-	int n = (int)g_strv_length(lines), end, start;
-	GPtrArray *have = g_ptr_array_new_with_free_func(g_free);
-	char *own = identity ? g_strdup_printf("Signed-off-by: %s", identity) :
-			       NULL;
-	bool has_own = false;
-	GString *out = g_string_new(NULL);
-	unsigned count = 0;
-
-	if (!identity)
-		own = g_strdup("");
-	/* drop trailing blank lines */
-	end = n;
-	while (end > 0 && is_blank(lines[end - 1]))
-		end--;
-	start = end;
-	while (start > 0 && *lines[start - 1])
-		start--;
-	/* the first paragraph is the subject, never trailers */
-	if (start == 0 || !is_trailer_block(lines, start, end))
-		start = end;
-
-	for (int i = start; i < end; i++) {
-		if ((lines[i][0] == ' ' || lines[i][0] == '\t') && have->len) {
-			char *prev = have->pdata[have->len - 1];
-
-			have->pdata[have->len - 1] =
-				g_strdup_printf("%s\n%s", prev, lines[i]);
-			g_free(prev);
-		} else {
-			g_ptr_array_add(have, g_strdup(lines[i]));
-		}
-	}
-	/*
-	 * own sign-off moves to the bottom (b4: fix_trailers); one for a
-	 * placeholder identity is nobody's and goes
-	 */
-	for (guint i = 0; i < have->len; i++) {
-		const char *t = have->pdata[i];
-		char *k = trailer_key(t), *ok = trailer_key(own);
-
-		if (*own && !strcmp(k, ok)) {
-			has_own = true;
-			g_ptr_array_remove_index(have, i--);
-		} else if (!g_ascii_strncasecmp(t, "Signed-off-by:", 14) &&
-			   ident_text_has_placeholder(t, strlen(t))) {
-			g_ptr_array_remove_index(have, i--);
-		}
-		g_free(k);
-		g_free(ok);
-	}
-	for (guint i = 0; trailers && i < trailers->len; i++) {
-		const char *t = trailers->pdata[i];
-		char *k = trailer_key(t), *ok = trailer_key(own);
-		bool is_own = *own && !strcmp(k, ok);
-
-		g_free(k);
-		g_free(ok);
-		if (is_own) {
-			if (!has_own)
-				count++;
-			has_own = true;
-			continue;
-		}
-		if (trailer_in(have, t))
-			continue;
-		g_ptr_array_add(have, g_strdup(t));
-		count++;
-	}
-	if (has_own)
-		g_ptr_array_add(have, g_strdup(own));
-
-	for (int i = 0; i < start; i++) {
-		g_string_append(out, lines[i]);
-		g_string_append_c(out, '\n');
-	}
-	/* message, blank line, trailers: as git interpret-trailers */
-	while (out->len >= 2 && out->str[out->len - 1] == '\n' &&
-	       out->str[out->len - 2] == '\n')
-		g_string_truncate(out, out->len - 1);
-	if (have->len && out->len)
-		g_string_append_c(out, '\n');
-	for (guint i = 0; i < have->len; i++) {
-		g_string_append(out, have->pdata[i]);
-		g_string_append_c(out, '\n');
-	}
-	if (added)
-		*added = count;
-	g_ptr_array_unref(have);
-	g_free(own);
-	g_strfreev(lines);
-	return g_string_free(out, FALSE);
-}
-
 /* Mail text pieces ---------------------------------------------------- */
 
 /* Offset of the body (past the blank line after the headers). */
@@ -338,14 +162,12 @@ char *format_stored_as_mailed(const char *mail, size_t len,
 	size_t msg_len = cut ? (size_t)(cut - body) + 1 : len - off;
 	char *head = g_strndup(mail, off);
 	char *msg = g_strndup(body, msg_len);
-	GPtrArray *t = g_ptr_array_new_with_free_func(g_free);
 	GString *out = g_string_new(NULL);
 	char *signed_msg;
 	bool has_from = starts_with(head, "From: ") ||
 			strstr(head, "\nFrom: ") != NULL;
 
-	g_ptr_array_add(t, g_strdup_printf("Signed-off-by: %s", identity));
-	signed_msg = format_add_trailers(msg, t, identity, NULL);
+	signed_msg = format_mailed_trailers(msg, NULL, NULL, identity, NULL);
 	if (!has_from && starts_with(head, "From ")) {
 		/* after the mbox "From <commit> <date>" line */
 		const char *nl = strchr(head, '\n');
@@ -363,7 +185,6 @@ char *format_stored_as_mailed(const char *mail, size_t len,
 	if (cut)
 		g_string_append_len(out, cut + 1,
 				    (gssize)(len - (size_t)(cut + 1 - mail)));
-	g_ptr_array_unref(t);
 	g_free(signed_msg);
 	g_free(msg);
 	g_free(head);
@@ -819,68 +640,6 @@ static char *lore_url(const char *msgid)
 	return url;
 }
 
-/*
- * Which trailers from review go to which patch of this version (b4
- * trailers -u): those given on this version or an earlier one, on the
- * patch they pair with here (feedback.h; by title when unpaired), those
- * given to the cover or for the series to every patch. Nacked-by is never
- * applied, nor a trailer whose patch is gone.
- */
-static void collect_trailers(int version, GPtrArray *items,
-			     GPtrArray *patches, struct formatted *f)
-{
-	for (guint i = 0; i < items->len; i++) {
-		struct fb_item *it = items->pdata[i];
-		int target = it->patch;
-
-		if (strcmp(it->kind, "trailer") || !it->trailer ||
-		    it->version > version || it->version < 1)
-			continue;
-		if (!g_ascii_strncasecmp(it->trailer, "Nacked-by:", 10)) {
-			g_ptr_array_add(f->notes,
-					g_strdup_printf("not applied: %s (v%d)",
-							it->trailer,
-							it->version));
-			continue;
-		}
-		if (it->status && starts_with(it->status, "outdated")) {
-			g_ptr_array_add(f->notes, g_strdup_printf(
-				"not applied: %s (v%d): its patch is gone",
-				it->trailer, it->version));
-			continue;
-		}
-		if (it->scope && !strcmp(it->scope, "series"))
-			target = 0;
-		if (target < 0 && it->patch_title) {
-			for (guint k = 0; k < patches->len; k++) {
-				struct patch_in *p = patches->pdata[k];
-
-				if (!g_ascii_strcasecmp(p->title,
-							it->patch_title))
-					target = (int)k + 1;
-			}
-		}
-		/* "[PATCH]" has no index: a one-patch series */
-		if (patches->len == 1 && target != 0)
-			target = 1;
-		if (target < 0 || target > (int)patches->len) {
-			g_ptr_array_add(f->notes, g_strdup_printf(
-				"not applied: %s (v%d): no such patch in v%d",
-				it->trailer, it->version, version));
-			continue;
-		}
-		for (guint k = 0; k < patches->len; k++) {
-			struct patch_in *p = patches->pdata[k];
-
-			if (target && (int)k + 1 != target)
-				continue;
-			if (!trailer_in(p->trailers, it->trailer))
-				g_ptr_array_add(p->trailers,
-						g_strdup(it->trailer));
-		}
-	}
-}
-
 static int git_out(const char *repo, const char *const *env,
 		   const char *const *argv, const char *in, size_t in_len,
 		   char **out)
@@ -993,25 +752,15 @@ struct trailer_ctx {
 	const char *identity;
 	const GPtrArray *assisted;	/* "Assisted-by: …" lines */
 	char *msg;
-	unsigned added;
 };
 
-/*
- * The review's trailers, then Assisted-by, then the sender's sign-off,
- * once and last, as `git format-patch -s` adds it.
- */
+/* recommit()'s message: the trailers as mailed (format-trailers.h). */
 static const char *trailer_msg(void *data, const char *msg)
 {
 	struct trailer_ctx *c = data;
-	GPtrArray *t = g_ptr_array_new_with_free_func(g_free);
 
-	for (guint i = 0; i < c->p->trailers->len; i++)
-		g_ptr_array_add(t, g_strdup(c->p->trailers->pdata[i]));
-	for (guint i = 0; c->assisted && i < c->assisted->len; i++)
-		g_ptr_array_add(t, g_strdup(c->assisted->pdata[i]));
-	g_ptr_array_add(t, g_strdup_printf("Signed-off-by: %s", c->identity));
-	c->msg = format_add_trailers(msg, t, c->identity, &c->added);
-	g_ptr_array_unref(t);
+	c->msg = format_mailed_trailers(msg, c->p->trailers, c->assisted,
+					c->identity, NULL);
 	return c->msg;
 }
 
@@ -1184,32 +933,6 @@ char *format_subject_prefix(const char *prefix)
 			g_string_append_printf(out, " %s", *p);
 	g_strfreev(w);
 	return g_string_free(out, FALSE);
-}
-
-GPtrArray *format_assisted_by(const struct series *s, int version)
-{
-	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *vals;
-	char key[64];
-
-	snprintf(key, sizeof(key), "version.%d.assisted-by", version);
-	vals = series_get_all(s, key);
-	for (guint i = 0; vals && i < vals->len; i++) {
-		const char *v = vals->pdata[i];
-
-		if (!g_ascii_strncasecmp(v, "Assisted-by:", 12))
-			v += 12;
-		while (*v == ' ')
-			v++;
-		if (!ident_assisted_by_ok(v)) {
-			error("%s '%s' is not in the form 'AGENT_NAME:MODEL_VERSION [TOOL1] [TOOL2]'",
-			      key, (const char *)vals->pdata[i]);
-			g_ptr_array_unref(out);
-			return NULL;
-		}
-		g_ptr_array_add(out, g_strdup_printf("Assisted-by: %s", v));
-	}
-	return out;
 }
 
 bool format_msgid_reconstructed(const struct series *s, const char *msgid)
@@ -1446,6 +1169,24 @@ static int format_apply(struct format_job *j)
 	return 0;
 }
 
+/* The review's trailers, to each patch they go to (format-trailers.h). */
+static void format_collect_review(struct format_job *j)
+{
+	GPtrArray *titles = g_ptr_array_new();
+	GPtrArray *lists = g_ptr_array_new();
+
+	for (guint k = 0; k < j->patches->len; k++) {
+		struct patch_in *p = j->patches->pdata[k];
+
+		g_ptr_array_add(titles, p->title);
+		g_ptr_array_add(lists, p->trailers);
+	}
+	format_collect_trailers(j->items, j->version, titles, lists,
+				j->f->notes);
+	g_ptr_array_unref(lists);
+	g_ptr_array_unref(titles);
+}
+
 /*
  * Every commit again with its message's trailers as mailed: the
  * review's (when o->trailers), Assisted-by, the sender's sign-off. The
@@ -1459,7 +1200,7 @@ static int format_recommit(struct format_job *j)
 	if (format_load_feedback(j->s, j->version, j->items) < 0)
 		return -1;
 	if (j->o->trailers)
-		collect_trailers(j->version, j->items, j->patches, j->f);
+		format_collect_review(j);
 	parent = g_strdup(j->a.base);
 	for (guint i = 0; i < j->a.commits->len; i++) {
 		struct patch_in *p = j->patches->pdata[i];

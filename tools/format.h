@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <glib.h>
 
+#include "format-trailers.h"
 #include "series.h"
 
 /*
@@ -33,7 +34,7 @@
  * whose author is the sender or a placeholder, names the Message-Ids
  * (git's form, the sender's address) and signs off every patch, once
  * and last, as `git format-patch -s` does; "Assisted-by:" lines
- * (version.N.assisted-by) go just above that sign-off.
+ * (version.N.assisted-by) go just above that sign-off (format-trailers.h).
  */
 
 #define LORE_URL "https://lore.kernel.org/r/"
@@ -100,14 +101,6 @@ int format_version(struct series *s, int version,
 char *format_subject_prefix(const char *prefix);
 
 /*
- * The Assisted-by: lines of version ("version.N.assisted-by", each value
- * in coding-assistants.rst's form "AGENT_NAME:MODEL_VERSION [TOOL...]"),
- * as a new array; NULL with an error printed when a value is not in
- * that form.
- */
-GPtrArray *format_assisted_by(const struct series *s, int version);
-
-/*
  * True if msgid was made up rather than posted: the store says so
  * (a version with that Message-ID has origin = reconstructed, or
  * "Message-ID" among its "reconstructed" fields) or it is in a domain
@@ -139,18 +132,8 @@ int formatted_write(const struct formatted *f, const char *dir);
 /* True if dir is, or would be created, inside <store>/series/. */
 bool format_dir_in_store(const char *dir);
 
-/*
- * The pieces below are exposed for tests.
- *
- * format_add_trailers(): msg is a commit message; trailers are
- * "Key: value" lines. As b4 does (LoreMessage.fix_trailers): the
- * message's trailers keep their order, each new trailer not already
- * present (same key and value, case-insensitively) is appended after
- * them, and own ("Signed-off-by: <identity>"; identity may be NULL)
- * moves to the bottom when present; a Signed-off-by of a placeholder
- * address (ident_is_placeholder()) is dropped: nobody can give it.
- * Returns a new string; *added counts the trailers added.
- */
+/* The pieces below are exposed for tests. */
+
 /*
  * The sender check's own stages (checkpatch, mail) put on the stored
  * patches in place of the user's: fixed, so that their results and
@@ -168,9 +151,6 @@ bool format_dir_in_store(const char *dir);
  */
 char *format_stored_as_mailed(const char *mail, size_t len,
 			      const char *identity);
-
-char *format_add_trailers(const char *msg, const GPtrArray *trailers,
-			  const char *identity, unsigned *added);
 
 /*
  * The text between a patch mail's "---" line and its diffstat (or diff),
