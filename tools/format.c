@@ -948,18 +948,14 @@ bool format_msgid_reconstructed(const struct series *s, const char *msgid)
 	vs = series_versions(s);
 	for (guint i = 0; !made_up && i < vs->len; i++) {
 		int v = g_array_index(vs, int, i);
-		char key[64], *mine;
-		const char *have, *rec, *origin;
+		const char *have = series_version_get(s, v, "message-id");
+		const char *rec = series_version_get(s, v, "reconstructed");
+		const char *origin = series_version_get(s, v, "origin");
+		char *mine;
 
-		snprintf(key, sizeof(key), "version.%d.message-id", v);
-		have = series_get(s, key);
 		if (!have)
 			continue;
 		mine = strip_brackets(have);
-		snprintf(key, sizeof(key), "version.%d.reconstructed", v);
-		rec = series_get(s, key);
-		snprintf(key, sizeof(key), "version.%d.origin", v);
-		origin = series_get(s, key);
 		if (!strcmp(mine, id) &&
 		    ((rec && strstr(rec, "Message-ID")) ||
 		     (origin && !strcmp(origin, "reconstructed"))))
@@ -973,16 +969,12 @@ bool format_msgid_reconstructed(const struct series *s, const char *msgid)
 
 char *format_version_record(const struct series *s, int version)
 {
-	char key[64];
-	const char *origin, *id;
+	const char *origin = series_version_get(s, version, "origin");
+	const char *id = series_version_get(s, version, "message-id");
 
-	snprintf(key, sizeof(key), "version.%d.origin", version);
-	origin = series_get(s, key);
 	if (origin && !strcmp(origin, "reconstructed"))
 		return g_strdup_printf("v%d of '%s' is a reconstructed record (origin = reconstructed), not a submission: it is never mailed",
 				       version, s->name);
-	snprintf(key, sizeof(key), "version.%d.message-id", version);
-	id = series_get(s, key);
 	if (id && format_msgid_reconstructed(s, id))
 		return g_strdup_printf("v%d of '%s' is a record: its Message-ID <%s> was reconstructed, not posted, and it is never mailed",
 				       version, s->name, id);
