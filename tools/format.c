@@ -2,7 +2,6 @@
 /*
  * format.c - a version as mail-ready files, written by git format-patch.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
 #include <stdint.h>
@@ -12,7 +11,6 @@
 #include <unistd.h>
 
 #include "apply.h"
-#include "check.h"
 #include "feedback.h"
 #include "format.h"
 #include "ident.h"
@@ -145,181 +143,6 @@ bool format_dir_in_store(const char *dir)
 	return in;
 }
 
-/* Trailers ------------------------------------------------------------ */
-
-static bool is_blank(const char *l)
-{
-	while (*l == ' ' || *l == '\t' || *l == '\r')
-		l++;
-	return !*l;
-}
-
-static bool is_trailer_line(const char *l)
-{
-	const char *p = l;
-
-	while (isalnum((unsigned char)*p) || *p == '-')
-		p++;
-	return p > l && p[0] == ':' && (p[1] == ' ' || p[1] == '\t' || !p[1]);
-}
-
-/*
- * Whether the paragraph lines[from..to) is a trailer block: every line a
- * trailer or a continuation, or (git's rule, trailer.c) at least a
- * quarter of them trailers with a Signed-off-by among them.
- */
-static bool is_trailer_block(char **lines, int from, int to)
-{
-	int trailers = 0, others = 0;
-	bool sob = false;
-
-	for (int i = from; i < to; i++) {
-		if (is_trailer_line(lines[i])) {
-			trailers++;
-			if (!g_ascii_strncasecmp(lines[i], "Signed-off-by:", 14))
-				sob = true;
-		} else if (lines[i][0] == ' ' || lines[i][0] == '\t') {
-			if (i == from)
-				others++;
-		} else {
-			others++;
-		}
-	}
-	if (!trailers)
-		return false;
-	return !others || (sob && trailers * 3 >= others);
-}
-
-/* "key: value" folded for comparison: key and value lower case, trimmed. */
-static char *trailer_key(const char *t)
-{
-	const char *colon = strchr(t, ':');
-	char *k, *v, *r;
-
-	if (!colon)
-		return g_ascii_strdown(t, -1);
-	k = g_ascii_strdown(t, colon - t);
-	v = g_utf8_strdown(colon + 1, -1);
-	g_strstrip(k);
-	g_strstrip(v);
-	r = g_strdup_printf("%s: %s", k, v);
-	g_free(k);
-	g_free(v);
-	return r;
-}
-
-static bool trailer_in(GPtrArray *list, const char *t)
-{
-	char *k = trailer_key(t);
-	bool found = false;
-
-	for (guint i = 0; !found && i < list->len; i++) {
-		char *o = trailer_key(list->pdata[i]);
-
-		found = !strcmp(o, k);
-		g_free(o);
-	}
-	g_free(k);
-	return found;
-}
-
-char *format_add_trailers(const char *msg, const GPtrArray *trailers,
-			  const char *identity, unsigned *added)
-{
-	char **lines = g_strsplit(msg, "\n", -1);
-	int n = (int)g_strv_length(lines), end, start;
-	GPtrArray *have = g_ptr_array_new_with_free_func(g_free);
-	char *own = identity ? g_strdup_printf("Signed-off-by: %s", identity) :
-			       NULL;
-	bool has_own = false;
-	GString *out = g_string_new(NULL);
-	unsigned count = 0;
-
-	if (!identity)
-		own = g_strdup("");
-	/* drop trailing blank lines */
-	end = n;
-	while (end > 0 && is_blank(lines[end - 1]))
-		end--;
-	start = end;
-	while (start > 0 && *lines[start - 1])
-		start--;
-	/* the first paragraph is the subject, never trailers */
-	if (start == 0 || !is_trailer_block(lines, start, end))
-		start = end;
-
-	for (int i = start; i < end; i++) {
-		if ((lines[i][0] == ' ' || lines[i][0] == '\t') && have->len) {
-			char *prev = have->pdata[have->len - 1];
-
-			have->pdata[have->len - 1] =
-				g_strdup_printf("%s\n%s", prev, lines[i]);
-			g_free(prev);
-		} else {
-			g_ptr_array_add(have, g_strdup(lines[i]));
-		}
-	}
-	/*
-	 * own sign-off moves to the bottom (b4: fix_trailers); one for a
-	 * placeholder identity is nobody's and goes
-	 */
-	for (guint i = 0; i < have->len; i++) {
-		const char *t = have->pdata[i];
-		char *k = trailer_key(t), *ok = trailer_key(own);
-
-		if (*own && !strcmp(k, ok)) {
-			has_own = true;
-			g_ptr_array_remove_index(have, i--);
-		} else if (!g_ascii_strncasecmp(t, "Signed-off-by:", 14) &&
-			   ident_text_has_placeholder(t, strlen(t))) {
-			g_ptr_array_remove_index(have, i--);
-		}
-		g_free(k);
-		g_free(ok);
-	}
-	for (guint i = 0; trailers && i < trailers->len; i++) {
-		const char *t = trailers->pdata[i];
-		char *k = trailer_key(t), *ok = trailer_key(own);
-		bool is_own = *own && !strcmp(k, ok);
-
-		g_free(k);
-		g_free(ok);
-		if (is_own) {
-			if (!has_own)
-				count++;
-			has_own = true;
-			continue;
-		}
-		if (trailer_in(have, t))
-			continue;
-		g_ptr_array_add(have, g_strdup(t));
-		count++;
-	}
-	if (has_own)
-		g_ptr_array_add(have, g_strdup(own));
-
-	for (int i = 0; i < start; i++) {
-		g_string_append(out, lines[i]);
-		g_string_append_c(out, '\n');
-	}
-	/* message, blank line, trailers: as git interpret-trailers */
-	while (out->len >= 2 && out->str[out->len - 1] == '\n' &&
-	       out->str[out->len - 2] == '\n')
-		g_string_truncate(out, out->len - 1);
-	if (have->len && out->len)
-		g_string_append_c(out, '\n');
-	for (guint i = 0; i < have->len; i++) {
-		g_string_append(out, have->pdata[i]);
-		g_string_append_c(out, '\n');
-	}
-	if (added)
-		*added = count;
-	g_ptr_array_unref(have);
-	g_free(own);
-	g_strfreev(lines);
-	return g_string_free(out, FALSE);
-}
-
 /* Mail text pieces ---------------------------------------------------- */
 
 /* Offset of the body (past the blank line after the headers). */
@@ -339,14 +162,12 @@ char *format_stored_as_mailed(const char *mail, size_t len,
 	size_t msg_len = cut ? (size_t)(cut - body) + 1 : len - off;
 	char *head = g_strndup(mail, off);
 	char *msg = g_strndup(body, msg_len);
-	GPtrArray *t = g_ptr_array_new_with_free_func(g_free);
 	GString *out = g_string_new(NULL);
 	char *signed_msg;
 	bool has_from = starts_with(head, "From: ") ||
 			strstr(head, "\nFrom: ") != NULL;
 
-	g_ptr_array_add(t, g_strdup_printf("Signed-off-by: %s", identity));
-	signed_msg = format_add_trailers(msg, t, identity, NULL);
+	signed_msg = format_mailed_trailers(msg, NULL, NULL, identity, NULL);
 	if (!has_from && starts_with(head, "From ")) {
 		/* after the mbox "From <commit> <date>" line */
 		const char *nl = strchr(head, '\n');
@@ -364,11 +185,27 @@ char *format_stored_as_mailed(const char *mail, size_t len,
 	if (cut)
 		g_string_append_len(out, cut + 1,
 				    (gssize)(len - (size_t)(cut + 1 - mail)));
-	g_ptr_array_unref(t);
 	g_free(signed_msg);
 	g_free(msg);
 	g_free(head);
 	return g_string_free(out, FALSE);
+}
+
+/*
+ * Whether the message above a patch mail's "---" (the commit message)
+ * carries a Signed-off-by line.
+ */
+bool format_signed_off(const char *mail, size_t len)
+{
+	size_t off = body_offset(mail, len);
+	const char *cut = memmem_str(mail + off, len - off, "\n---\n");
+	char *msg = g_strndup(mail + off,
+			      cut ? (size_t)(cut - mail) - off : len - off);
+	bool sob = strstr(msg, "\nSigned-off-by: ") ||
+		   starts_with(msg, "Signed-off-by: ");
+
+	g_free(msg);
+	return sob;
 }
 
 static bool is_diffstat_line(const char *l)
@@ -500,6 +337,38 @@ out:
 	g_free(link);
 	g_free(mark);
 	return g_string_free(out, FALSE);
+}
+
+bool format_has_changelog(const char *text)
+{
+	static GRegex *re;
+	char **lines;
+	bool in = false, found = false;
+
+	if (!text)
+		return false;
+	if (!re)
+		re = g_regex_new("^(Changes (in|since|from) v[0-9]|v[0-9]+ ?(->|-|:)|"
+				 "Changelog|Change log)",
+				 G_REGEX_CASELESS, 0, NULL);
+	lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l && !found; l++) {
+		const char *t = *l + strspn(*l, " \t");
+
+		if (g_regex_match(re, *l, 0, NULL)) {
+			in = true;
+			/* "v2: fixed the lock" carries its own entry */
+			found = !g_ascii_strncasecmp(*l, "v", 1) &&
+				strlen(*l) > 4 && !strstr(*l, "Link to");
+		} else if (in && !*t) {
+			in = false;
+		} else if (in && !starts_with(t, "- Link to v") &&
+			   !starts_with(t, "https://")) {
+			found = true;
+		}
+	}
+	g_strfreev(lines);
+	return found;
 }
 
 /* Feedback records ---------------------------------------------------- */
@@ -771,68 +640,6 @@ static char *lore_url(const char *msgid)
 	return url;
 }
 
-/*
- * Which trailers from review go to which patch of this version (b4
- * trailers -u): those given on this version or an earlier one, on the
- * patch they pair with here (feedback.h; by title when unpaired), those
- * given to the cover or for the series to every patch. Nacked-by is never
- * applied, nor a trailer whose patch is gone.
- */
-static void collect_trailers(int version, GPtrArray *items,
-			     GPtrArray *patches, struct formatted *f)
-{
-	for (guint i = 0; i < items->len; i++) {
-		struct fb_item *it = items->pdata[i];
-		int target = it->patch;
-
-		if (strcmp(it->kind, "trailer") || !it->trailer ||
-		    it->version > version || it->version < 1)
-			continue;
-		if (!g_ascii_strncasecmp(it->trailer, "Nacked-by:", 10)) {
-			g_ptr_array_add(f->notes,
-					g_strdup_printf("not applied: %s (v%d)",
-							it->trailer,
-							it->version));
-			continue;
-		}
-		if (it->status && starts_with(it->status, "outdated")) {
-			g_ptr_array_add(f->notes, g_strdup_printf(
-				"not applied: %s (v%d): its patch is gone",
-				it->trailer, it->version));
-			continue;
-		}
-		if (it->scope && !strcmp(it->scope, "series"))
-			target = 0;
-		if (target < 0 && it->patch_title) {
-			for (guint k = 0; k < patches->len; k++) {
-				struct patch_in *p = patches->pdata[k];
-
-				if (!g_ascii_strcasecmp(p->title,
-							it->patch_title))
-					target = (int)k + 1;
-			}
-		}
-		/* "[PATCH]" has no index: a one-patch series */
-		if (patches->len == 1 && target != 0)
-			target = 1;
-		if (target < 0 || target > (int)patches->len) {
-			g_ptr_array_add(f->notes, g_strdup_printf(
-				"not applied: %s (v%d): no such patch in v%d",
-				it->trailer, it->version, version));
-			continue;
-		}
-		for (guint k = 0; k < patches->len; k++) {
-			struct patch_in *p = patches->pdata[k];
-
-			if (target && (int)k + 1 != target)
-				continue;
-			if (!trailer_in(p->trailers, it->trailer))
-				g_ptr_array_add(p->trailers,
-						g_strdup(it->trailer));
-		}
-	}
-}
-
 static int git_out(const char *repo, const char *const *env,
 		   const char *const *argv, const char *in, size_t in_len,
 		   char **out)
@@ -945,25 +752,15 @@ struct trailer_ctx {
 	const char *identity;
 	const GPtrArray *assisted;	/* "Assisted-by: …" lines */
 	char *msg;
-	unsigned added;
 };
 
-/*
- * The review's trailers, then Assisted-by, then the sender's sign-off,
- * once and last, as `git format-patch -s` adds it.
- */
+/* recommit()'s message: the trailers as mailed (format-trailers.h). */
 static const char *trailer_msg(void *data, const char *msg)
 {
 	struct trailer_ctx *c = data;
-	GPtrArray *t = g_ptr_array_new_with_free_func(g_free);
 
-	for (guint i = 0; i < c->p->trailers->len; i++)
-		g_ptr_array_add(t, g_strdup(c->p->trailers->pdata[i]));
-	for (guint i = 0; c->assisted && i < c->assisted->len; i++)
-		g_ptr_array_add(t, g_strdup(c->assisted->pdata[i]));
-	g_ptr_array_add(t, g_strdup_printf("Signed-off-by: %s", c->identity));
-	c->msg = format_add_trailers(msg, t, c->identity, &c->added);
-	g_ptr_array_unref(t);
+	c->msg = format_mailed_trailers(msg, c->p->trailers, c->assisted,
+					c->identity, NULL);
 	return c->msg;
 }
 
@@ -1138,32 +935,6 @@ char *format_subject_prefix(const char *prefix)
 	return g_string_free(out, FALSE);
 }
 
-GPtrArray *format_assisted_by(const struct series *s, int version)
-{
-	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *vals;
-	char key[64];
-
-	snprintf(key, sizeof(key), "version.%d.assisted-by", version);
-	vals = series_get_all(s, key);
-	for (guint i = 0; vals && i < vals->len; i++) {
-		const char *v = vals->pdata[i];
-
-		if (!g_ascii_strncasecmp(v, "Assisted-by:", 12))
-			v += 12;
-		while (*v == ' ')
-			v++;
-		if (!ident_assisted_by_ok(v)) {
-			error("%s '%s' is not in the form 'AGENT_NAME:MODEL_VERSION [TOOL1] [TOOL2]'",
-			      key, (const char *)vals->pdata[i]);
-			g_ptr_array_unref(out);
-			return NULL;
-		}
-		g_ptr_array_add(out, g_strdup_printf("Assisted-by: %s", v));
-	}
-	return out;
-}
-
 bool format_msgid_reconstructed(const struct series *s, const char *msgid)
 {
 	GArray *vs;
@@ -1177,18 +948,14 @@ bool format_msgid_reconstructed(const struct series *s, const char *msgid)
 	vs = series_versions(s);
 	for (guint i = 0; !made_up && i < vs->len; i++) {
 		int v = g_array_index(vs, int, i);
-		char key[64], *mine;
-		const char *have, *rec, *origin;
+		const char *have = series_version_get(s, v, "message-id");
+		const char *rec = series_version_get(s, v, "reconstructed");
+		const char *origin = series_version_get(s, v, "origin");
+		char *mine;
 
-		snprintf(key, sizeof(key), "version.%d.message-id", v);
-		have = series_get(s, key);
 		if (!have)
 			continue;
 		mine = strip_brackets(have);
-		snprintf(key, sizeof(key), "version.%d.reconstructed", v);
-		rec = series_get(s, key);
-		snprintf(key, sizeof(key), "version.%d.origin", v);
-		origin = series_get(s, key);
 		if (!strcmp(mine, id) &&
 		    ((rec && strstr(rec, "Message-ID")) ||
 		     (origin && !strcmp(origin, "reconstructed"))))
@@ -1202,439 +969,557 @@ bool format_msgid_reconstructed(const struct series *s, const char *msgid)
 
 char *format_version_record(const struct series *s, int version)
 {
-	char key[64];
-	const char *origin, *id;
+	const char *origin = series_version_get(s, version, "origin");
+	const char *id = series_version_get(s, version, "message-id");
 
-	snprintf(key, sizeof(key), "version.%d.origin", version);
-	origin = series_get(s, key);
 	if (origin && !strcmp(origin, "reconstructed"))
 		return g_strdup_printf("v%d of '%s' is a reconstructed record (origin = reconstructed), not a submission: it is never mailed",
 				       version, s->name);
-	snprintf(key, sizeof(key), "version.%d.message-id", version);
-	id = series_get(s, key);
 	if (id && format_msgid_reconstructed(s, id))
 		return g_strdup_printf("v%d of '%s' is a record: its Message-ID <%s> was reconstructed, not posted, and it is never mailed",
 				       version, s->name, id);
 	return NULL;
 }
 
-int format_version(struct series *s, int version,
-		   const struct format_opts *o, struct formatted *f)
-{
-	GPtrArray *files = NULL, *patches = NULL, *items = NULL;
-	const char *repo = o->repo ? o->repo : kernel_tree();
-	const char *base = series_get(s, "series.base");
-	char *identity = NULL;
-	GPtrArray *assisted = NULL;
+/*
+ * One format_version() run: what each phase reads and leaves for the
+ * next. The phases run in the order below; each returns 0, or -1 with
+ * one error printed.
+ */
+struct format_job {
+	struct series *s;
+	int version;
+	const struct format_opts *o;
+	struct formatted *f;
+	const char *repo;	/* the base repository */
+	const char *base;	/* series.base, or the default */
 	struct ident sender;
-	char *vdir = NULL, *cover_path = NULL, *title = NULL, *blurb = NULL;
-	char *prev_url = NULL, *tmp = NULL, *branch = NULL, *desc = NULL;
-	char *tip = NULL, *git_dir = NULL, *work_tree = NULL, *outdir = NULL;
-	struct applied a;
-	int ret = -1;
+	char *identity;		/* "Name <addr>" of sender */
+	GPtrArray *assisted;	/* "Assisted-by: …" lines */
+	GPtrArray *files;	/* the stored patch files, in order */
+	GPtrArray *patches;	/* struct patch_in *, one per file */
+	GPtrArray *items;	/* struct fb_item *, the review */
+	char *title;		/* the cover's subject */
+	char *blurb;		/* the cover's text */
+	char *prev_url;		/* v(N-1)'s link, or NULL */
+	struct applied a;	/* the stored patches applied */
+	char *tip;		/* the last commit, trailers added */
+	char *tmp;		/* the scratch directory */
+	char *git_dir, *work_tree;	/* the scratch repository */
+	char *outdir;		/* where format-patch writes */
+	char *branch;		/* the branch formatted, or NULL */
+};
 
-	applied_init(&a);
-	ident_init(&sender);
-	f->version = version;
-	f->change_id = g_strdup(series_get(s, "series.change-id"));
-	if (!base)
-		base = WORKBENCH_DEFAULT_BASE;
-	if (version < 1 || !version_exists(s, version)) {
-		error("no version v%d of '%s'", version, s->name);
-		goto out;
-	}
-	files = series_patch_files(s, version, false);
-	if (!files->len) {
-		error("v%d of '%s' has no patches", version, s->name);
-		goto out;
-	}
-	if (o->identity) {
-		trailer_split_person(o->identity, strlen(o->identity),
-				     &sender.name, &sender.email);
-		if (ident_is_placeholder(sender.email)) {
-			error("sender identity '%s' is a placeholder",
-			      o->identity);
-			goto out;
-		}
-	} else if (ident_sender_or_error(&sender) < 0) {
-		goto out;
-	}
-	identity = ident_format(&sender);
-	assisted = format_assisted_by(s, version);
-	if (!assisted)
-		goto out;
+static void format_job_init(struct format_job *j, struct series *s,
+			    int version, const struct format_opts *o,
+			    struct formatted *f)
+{
+	memset(j, 0, sizeof(*j));
+	j->s = s;
+	j->version = version;
+	j->o = o;
+	j->f = f;
+	j->repo = o->repo ? o->repo : kernel_tree();
+	j->base = series_get(s, "series.base");
+	if (!j->base)
+		j->base = WORKBENCH_DEFAULT_BASE;
+	ident_init(&j->sender);
+	applied_init(&j->a);
+}
 
-	/* the patches as stored: subjects, notes below "---" */
-	patches = g_ptr_array_new_with_free_func((GDestroyNotify)patch_in_free);
-	for (guint i = 0; i < files->len; i++) {
-		struct patch_in *p = patch_in_read(files->pdata[i]);
+static void format_job_release(struct format_job *j)
+{
+	scratch_dir_remove(j->tmp);
+	g_free(j->git_dir);
+	g_free(j->work_tree);
+	g_free(j->outdir);
+	g_free(j->branch);
+	applied_release(&j->a);
+	ident_release(&j->sender);
+	g_free(j->identity);
+	if (j->assisted)
+		g_ptr_array_unref(j->assisted);
+	if (j->files)
+		g_ptr_array_unref(j->files);
+	if (j->patches)
+		g_ptr_array_unref(j->patches);
+	if (j->items)
+		g_ptr_array_unref(j->items);
+	g_free(j->title);
+	g_free(j->blurb);
+	g_free(j->prev_url);
+	g_free(j->tip);
+}
+
+/*
+ * The version and who sends it: the version exists and has patches, the
+ * sender is o->identity (never a placeholder) or ident_sender(), and
+ * version.N.assisted-by is well formed.
+ */
+static int format_load_version(struct format_job *j)
+{
+	const char *who = j->o->identity;
+
+	if (j->version < 1 || !version_exists(j->s, j->version))
+		return error("no version v%d of '%s'", j->version, j->s->name);
+	j->files = series_patch_files(j->s, j->version, false);
+	if (!j->files->len)
+		return error("v%d of '%s' has no patches", j->version,
+			     j->s->name);
+	if (who) {
+		trailer_split_person(who, strlen(who), &j->sender.name,
+				     &j->sender.email);
+		if (ident_is_placeholder(j->sender.email))
+			return error("sender identity '%s' is a placeholder",
+				     who);
+	} else if (ident_sender_or_error(&j->sender) < 0) {
+		return -1;
+	}
+	j->identity = ident_format(&j->sender);
+	j->assisted = format_assisted_by(j->s, j->version);
+	return j->assisted ? 0 : -1;
+}
+
+/* The stored cover's subject (j->title) and blurb (j->blurb), if any. */
+static int format_read_cover(struct format_job *j, const char *path)
+{
+	struct patch_in *c = patch_in_read(path);
+	GPtrArray *m;
+	char *buf;
+	size_t len;
+
+	if (!c)
+		return -1;
+	j->title = g_strdup(c->title);
+	patch_in_free(c);
+	if (read_file(path, MAIL_MAX_FILE, &buf, &len) < 0)
+		return -1;
+	m = mail_array_new();
+	if (mail_parse_mbox(buf, len, path, m) == 0 && m->len) {
+		struct mail *cm = m->pdata[0];
+
+		j->blurb = format_cover_blurb(cm->body, cm->body_len);
+	}
+	g_ptr_array_unref(m);
+	g_free(buf);
+	return 0;
+}
+
+/*
+ * The patches as stored (subjects, notes below "---"), the cover's
+ * title and blurb, and whether a cover letter goes out: when there are
+ * several patches (b4 sends one alone) unless o->cover says otherwise.
+ */
+static int format_read_patches(struct format_job *j)
+{
+	char *vdir, *cover_path;
+	int ret = 0;
+
+	j->patches = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)patch_in_free);
+	for (guint i = 0; i < j->files->len; i++) {
+		struct patch_in *p = patch_in_read(j->files->pdata[i]);
 
 		/* subjects are data: no shell ever sees them */
 		if (!p)
-			goto out;
-		g_ptr_array_add(patches, p);
+			return -1;
+		g_ptr_array_add(j->patches, p);
 	}
-	vdir = series_version_dir(s, version);
+	vdir = series_version_dir(j->s, j->version);
 	cover_path = g_build_filename(vdir, "0000-cover-letter.patch", NULL);
-	if (is_file(cover_path)) {
-		struct patch_in *c = patch_in_read(cover_path);
-		char *buf;
-		size_t len;
-
-		if (!c)
-			goto out;
-		title = g_strdup(c->title);
-		patch_in_free(c);
-		if (read_file(cover_path, MAIL_MAX_FILE, &buf, &len) < 0)
-			goto out;
-		{
-			GPtrArray *m = mail_array_new();
-
-			if (mail_parse_mbox(buf, len, cover_path, m) == 0 &&
-			    m->len) {
-				struct mail *cm = m->pdata[0];
-
-				blurb = format_cover_blurb(cm->body,
-							   cm->body_len);
-			}
-			g_ptr_array_unref(m);
-		}
-		g_free(buf);
+	if (is_file(cover_path))
+		ret = format_read_cover(j, cover_path);
+	g_free(cover_path);
+	g_free(vdir);
+	if (ret < 0)
+		return -1;
+	if (!j->title || !*j->title ||
+	    !strcmp(j->title, "*** SUBJECT HERE ***")) {
+		g_free(j->title);
+		j->title = g_strdup(series_get(j->s, "series.title"));
 	}
-	if (!title || !*title || !strcmp(title, "*** SUBJECT HERE ***")) {
-		g_free(title);
-		title = g_strdup(series_get(s, "series.title"));
+	if (!j->title && j->patches->len == 1)
+		j->title = g_strdup(
+			((struct patch_in *)j->patches->pdata[0])->title);
+	j->f->cover = j->o->cover == 1 ||
+		      (j->o->cover == -1 && j->patches->len > 1);
+	if (j->f->cover && (!j->title || !*j->title))
+		return error("'%s' has no title for its cover letter (series.title)",
+			     j->s->name);
+	return 0;
+}
+
+/* The stored patches applied onto the base, as commits (apply.h). */
+static int format_apply(struct format_job *j)
+{
+	if (!j->repo)
+		return error("no base tree: provision %s/linux or set KSERIES_TREE",
+			     cache_dir());
+	if (apply_series(j->repo, j->base, j->files, false, &j->a) < 0)
+		return -1;
+	j->f->base = g_strdup(j->a.base);
+	return 0;
+}
+
+/* The review's trailers, to each patch they go to (format-trailers.h). */
+static void format_collect_review(struct format_job *j)
+{
+	GPtrArray *titles = g_ptr_array_new();
+	GPtrArray *lists = g_ptr_array_new();
+
+	for (guint k = 0; k < j->patches->len; k++) {
+		struct patch_in *p = j->patches->pdata[k];
+
+		g_ptr_array_add(titles, p->title);
+		g_ptr_array_add(lists, p->trailers);
 	}
-	if (!title && patches->len == 1)
-		title = g_strdup(((struct patch_in *)patches->pdata[0])->title);
-	/* a cover when there are several patches: b4 sends one alone */
-	f->cover = o->cover == 1 || (o->cover == -1 && patches->len > 1);
-	if (f->cover && (!title || !*title)) {
-		error("'%s' has no title for its cover letter (series.title)",
-		      s->name);
-		goto out;
-	}
+	format_collect_trailers(j->items, j->version, titles, lists,
+				j->f->notes);
+	g_ptr_array_unref(lists);
+	g_ptr_array_unref(titles);
+}
 
-	if (!repo) {
-		error("no base tree: provision %s/linux or set KSERIES_TREE",
-		      cache_dir());
-		goto out;
-	}
-	if (apply_series(repo, base, files, false, &a) < 0)
-		goto out;
-	f->base = g_strdup(a.base);
+/*
+ * Every commit again with its message's trailers as mailed: the
+ * review's (when o->trailers), Assisted-by, the sender's sign-off. The
+ * sender signs off at format time; j->tip is the last new commit.
+ */
+static int format_recommit(struct format_job *j)
+{
+	char *parent;
 
-	/* review: trailers for each patch */
-	items = g_ptr_array_new_with_free_func((GDestroyNotify)fb_item_free);
-	if (format_load_feedback(s, version, items) < 0)
-		goto out;
-	if (o->trailers)
-		collect_trailers(version, items, patches, f);
-	{
-		char *parent = g_strdup(a.base);
+	j->items = g_ptr_array_new_with_free_func((GDestroyNotify)fb_item_free);
+	if (format_load_feedback(j->s, j->version, j->items) < 0)
+		return -1;
+	if (j->o->trailers)
+		format_collect_review(j);
+	parent = g_strdup(j->a.base);
+	for (guint i = 0; i < j->a.commits->len; i++) {
+		struct patch_in *p = j->patches->pdata[i];
+		struct trailer_ctx c = { .p = p, .identity = j->identity,
+					 .assisted = j->assisted };
+		char *nc = NULL;
 
-		/* every patch: the sender signs off at format time */
-		for (guint i = 0; i < a.commits->len; i++) {
-			struct patch_in *p = patches->pdata[i];
-			struct trailer_ctx c = { .p = p, .identity = identity,
-						 .assisted = assisted };
-			char *nc = NULL;
-
-			if (recommit(repo, a.commits->pdata[i], parent, &sender,
-				     trailer_msg, &c, &nc) < 0) {
-				g_free(c.msg);
-				g_free(parent);
-				goto out;
-			}
-			for (guint k = 0; k < p->trailers->len; k++)
-				g_ptr_array_add(f->added,
-					g_strdup_printf("%u: %s", i + 1,
-						(char *)p->trailers->pdata[k]));
+		if (recommit(j->repo, j->a.commits->pdata[i], parent,
+			     &j->sender, trailer_msg, &c, &nc) < 0) {
 			g_free(c.msg);
-			g_ptr_array_add(f->commits, g_strdup(nc));
 			g_free(parent);
-			parent = nc;
+			return -1;
 		}
-		tip = parent;
+		for (guint k = 0; k < p->trailers->len; k++)
+			g_ptr_array_add(j->f->added, g_strdup_printf("%u: %s",
+				i + 1, (char *)p->trailers->pdata[k]));
+		g_free(c.msg);
+		g_ptr_array_add(j->f->commits, g_strdup(nc));
+		g_free(parent);
+		parent = nc;
 	}
+	j->tip = parent;
+	return 0;
+}
 
-	/* recipients */
-	if (o->recipients) {
-		struct recipients r;
+/* To and Cc from the notes and get_maintainer.pl (recipients.h). */
+static int format_recipients(struct format_job *j)
+{
+	struct formatted *f = j->f;
+	struct recipients r;
 
-		recipients_init(&r);
-		if (recipients_collect(s, files, repo, &r) < 0) {
-			recipients_release(&r);
-			goto out;
-		}
-		for (guint i = 0; i < r.to->len; i++)
-			g_ptr_array_add(f->to, g_strdup(r.to->pdata[i]));
-		for (guint i = 0; i < r.cc->len; i++)
-			g_ptr_array_add(f->cc, g_strdup(r.cc->pdata[i]));
-		for (guint i = 0; i < r.notes->len; i++)
-			g_ptr_array_add(f->notes, g_strdup(r.notes->pdata[i]));
+	if (!j->o->recipients)
+		return 0;
+	recipients_init(&r);
+	if (recipients_collect(j->s, j->files, j->repo, &r) < 0) {
 		recipients_release(&r);
+		return -1;
 	}
+	for (guint i = 0; i < r.to->len; i++)
+		g_ptr_array_add(f->to, g_strdup(r.to->pdata[i]));
+	for (guint i = 0; i < r.cc->len; i++)
+		g_ptr_array_add(f->cc, g_strdup(r.cc->pdata[i]));
+	for (guint i = 0; i < r.notes->len; i++)
+		g_ptr_array_add(f->notes, g_strdup(r.notes->pdata[i]));
+	recipients_release(&r);
+	return 0;
+}
 
-	/* threading under the previous posting */
-	if (o->in_reply_to && *o->in_reply_to) {
-		f->in_reply_to = strip_brackets(o->in_reply_to);
-	} else if (version > 1) {
-		char key[64];
-		const char *id;
+/*
+ * Threading under the previous posting (o->in_reply_to, else v(N-1)'s
+ * Message-ID unless it was made up) and the link to v(N-1) for the
+ * changelog: version.(N-1).link, else lore's address of the message
+ * threaded under.
+ */
+static void format_thread(struct format_job *j)
+{
+	struct formatted *f = j->f;
+	int prev = j->version - 1;
+	const char *id, *link;
 
-		snprintf(key, sizeof(key), "version.%d.message-id", version - 1);
-		id = series_get(s, key);
+	if (j->o->in_reply_to && *j->o->in_reply_to) {
+		f->in_reply_to = strip_brackets(j->o->in_reply_to);
+	} else if (prev >= 1) {
+		id = series_version_get(j->s, prev, "message-id");
 		/* never under an id nobody posted: b4 would read the cover
 		 * as a follow-up of a message that does not exist */
-		if (id && format_msgid_reconstructed(s, id))
+		if (id && format_msgid_reconstructed(j->s, id))
 			g_ptr_array_add(f->notes, g_strdup_printf(
 				"not threaded under v%d: its Message-ID <%s> was reconstructed",
-				version - 1, id));
+				prev, id));
 		else if (id)
 			f->in_reply_to = strip_brackets(id);
 	}
-	if (version > 1) {
-		char key[64];
-		const char *link;
+	if (prev < 1)
+		return;
+	link = series_version_get(j->s, prev, "link");
+	if (link && starts_with(link, "http"))
+		j->prev_url = g_strdup(link);
+	else if (f->in_reply_to)
+		j->prev_url = lore_url(f->in_reply_to);
+}
 
-		snprintf(key, sizeof(key), "version.%d.link", version - 1);
-		link = series_get(s, key);
-		if (link && starts_with(link, "http"))
-			prev_url = g_strdup(link);
-		else if (f->in_reply_to)
-			prev_url = lore_url(f->in_reply_to);
+/*
+ * The changelog, in the cover's blurb or below the one patch's "---":
+ * the stored one, with "- Link to v(N-1)" added, or, when there is
+ * none, "Changes in vN:" drafted from the review (format_draft_changes()).
+ * A one-patch series with a stored cover carries the cover's text there.
+ */
+static void format_changelog(struct format_job *j)
+{
+	struct formatted *f = j->f;
+	struct patch_in *p1 = j->patches->pdata[0];
+	char **where = f->cover ? &j->blurb : &p1->notes;
+	char *changes_hdr = g_strdup_printf("Changes in v%d:", j->version);
+
+	if (!f->cover && j->blurb && *j->blurb && !p1->notes) {
+		p1->notes = j->blurb;
+		j->blurb = NULL;
 	}
+	if (j->version > 1 && !(*where && strstr(*where, changes_hdr))) {
+		char *draft = format_draft_changes(j->items, j->version,
+						   j->prev_url);
 
-	/* the changelog: the cover's blurb, or below the one patch's "---" */
-	{
-		struct patch_in *p1 = patches->pdata[0];
-		char **where = f->cover ? &blurb : &p1->notes;
-		char *changes_hdr = g_strdup_printf("Changes in v%d:", version);
+		if (draft) {
+			char *n;
 
-		if (!f->cover && blurb && *blurb && !p1->notes) {
-			/* a one-patch series with a stored cover */
-			p1->notes = blurb;
-			blurb = NULL;
-		}
-		if (version > 1 && !(*where && strstr(*where, changes_hdr))) {
-			char *draft = format_draft_changes(items, version,
-							   prev_url);
-
-			if (draft) {
-				char *n;
-
-				g_strchomp(draft);
-				if (*where && **where)
-					n = g_strdup_printf("%s\n\n%s%s", *where,
-							    f->cover ? "---\n" : "",
-							    draft);
-				else
-					n = g_strdup(draft);
-				g_free(*where);
-				*where = n;
-				g_free(draft);
-			}
-		} else if (version > 1 && prev_url) {
-			char *n = format_add_prev_link(*where, version,
-						       prev_url);
-
+			g_strchomp(draft);
+			if (*where && **where)
+				n = g_strdup_printf("%s\n\n%s%s", *where,
+						    f->cover ? "---\n" : "",
+						    draft);
+			else
+				n = g_strdup(draft);
 			g_free(*where);
 			*where = n;
+			g_free(draft);
 		}
-		g_free(changes_hdr);
-		f->title = g_strdup(title);
-		f->blurb = g_strdup(*where);
+	} else if (j->version > 1 && j->prev_url) {
+		char *n = format_add_prev_link(*where, j->version, j->prev_url);
+
+		g_free(*where);
+		*where = n;
 	}
+	g_free(changes_hdr);
+	f->title = g_strdup(j->title);
+	f->blurb = g_strdup(*where);
+}
 
-	/* git format-patch, in a scratch repository a later run sweeps */
-	tmp = scratch_dir_make("format");
-	if (!tmp || scratch_repo(repo, tmp, tip, &git_dir, &work_tree) < 0)
-		goto out;
-	outdir = g_build_filename(tmp, "out", NULL);
-	{
-		GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
-		GPtrArray *env = g_ptr_array_new_with_free_func(g_free);
-		char *range;
-		int nconf = 0;
+/*
+ * git format-patch's environment: the cover's subject and blurb as the
+ * description of the branch formatted, a/ b/ prefixes and whole-tree
+ * paths whatever the user's diff config says, and the sender as the
+ * committer. NULL-terminated, new.
+ */
+static GPtrArray *format_patch_env(struct format_job *j)
+{
+	static const char *const diff_keys[] = {
+		"diff.noprefix", "diff.mnemonicPrefix", "diff.relative" };
+	GPtrArray *env = g_ptr_array_new_with_free_func(g_free);
+	int nconf = 0;
 
-		if (f->cover) {
-			branch = g_strdup("kseries-format");
-			desc = g_strdup_printf("%s\n\n%s\n", title,
-					       blurb && *blurb ? blurb : "");
-			g_ptr_array_add(env, g_strdup_printf(
-				"GIT_CONFIG_KEY_%d=branch.%s.description",
-				nconf, branch));
-			g_ptr_array_add(env, g_strdup_printf(
-				"GIT_CONFIG_VALUE_%d=%s", nconf, desc));
-			nconf++;
-		}
-		/* a/ b/ prefixes and whole-tree paths whatever the user's
-		 * diff config says */
-		for (int k = 0; k < 3; k++) {
-			static const char *const keys[] = {
-				"diff.noprefix", "diff.mnemonicPrefix",
-				"diff.relative" };
+	if (j->f->cover) {
+		j->branch = g_strdup("kseries-format");
+		g_ptr_array_add(env, g_strdup_printf(
+			"GIT_CONFIG_KEY_%d=branch.%s.description", nconf,
+			j->branch));
+		g_ptr_array_add(env, g_strdup_printf(
+			"GIT_CONFIG_VALUE_%d=%s\n\n%s\n", nconf, j->title,
+			j->blurb && *j->blurb ? j->blurb : ""));
+		nconf++;
+	}
+	for (size_t k = 0; k < G_N_ELEMENTS(diff_keys); k++) {
+		g_ptr_array_add(env, g_strdup_printf("GIT_CONFIG_KEY_%d=%s",
+						     nconf, diff_keys[k]));
+		g_ptr_array_add(env, g_strdup_printf(
+			"GIT_CONFIG_VALUE_%d=false", nconf));
+		nconf++;
+	}
+	/*
+	 * The cover's From: and the Message-Ids (git's form,
+	 * "<commit.time.git.ADDRESS>") are the committer's: the sender's,
+	 * never the base repository's own identity.
+	 */
+	g_ptr_array_add(env, g_strdup_printf("GIT_COMMITTER_NAME=%s",
+					     j->sender.name));
+	g_ptr_array_add(env, g_strdup_printf("GIT_COMMITTER_EMAIL=%s",
+					     j->sender.email));
+	g_ptr_array_add(env, g_strdup_printf("GIT_CONFIG_COUNT=%d", nconf));
+	g_ptr_array_add(env, NULL);
+	return env;
+}
 
-			g_ptr_array_add(env, g_strdup_printf(
-				"GIT_CONFIG_KEY_%d=%s", nconf, keys[k]));
-			g_ptr_array_add(env, g_strdup_printf(
-				"GIT_CONFIG_VALUE_%d=false", nconf));
-			nconf++;
-		}
-		/*
-		 * The cover's From: and the Message-Ids (git's form,
-		 * "<commit.time.git.ADDRESS>") are the committer's: the
-		 * sender's, never the base repository's own identity.
-		 */
-		g_ptr_array_add(env, g_strdup_printf("GIT_COMMITTER_NAME=%s",
-						     sender.name));
-		g_ptr_array_add(env, g_strdup_printf("GIT_COMMITTER_EMAIL=%s",
-						     sender.email));
-		g_ptr_array_add(env, g_strdup_printf("GIT_CONFIG_COUNT=%d",
-						     nconf));
-		g_ptr_array_add(env, NULL);
+/* git format-patch's command line for the job. NULL-terminated, new. */
+static GPtrArray *format_patch_argv(struct format_job *j)
+{
+	struct formatted *f = j->f;
+	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+	const char *prefix = series_get(j->s, "series.prefix");
+	char *b4p;
 
-		g_ptr_array_add(argv, g_strdup("git"));
-		g_ptr_array_add(argv, g_strdup_printf("--git-dir=%s", git_dir));
-		if (work_tree)
-			g_ptr_array_add(argv, g_strdup_printf("--work-tree=%s",
-							      work_tree));
-		g_ptr_array_add(argv, g_strdup("format-patch"));
-		g_ptr_array_add(argv, g_strdup("--quiet"));
-		/* the user's format.* settings must not change the mails:
-		 * no sign-off or notes added, .patch names */
-		g_ptr_array_add(argv, g_strdup("--no-attach"));
-		g_ptr_array_add(argv, g_strdup("--no-signoff"));
-		g_ptr_array_add(argv, g_strdup("--no-notes"));
-		g_ptr_array_add(argv, g_strdup("--suffix=.patch"));
-		g_ptr_array_add(argv, g_strdup("--no-numbered-files"));
-		g_ptr_array_add(argv, g_strdup(f->cover ? "--cover-letter" :
-						       "--no-cover-letter"));
-		if (f->cover)
-			g_ptr_array_add(argv, g_strdup(
-				"--cover-from-description=subject"));
-		{
-			const char *prefix = series_get(s, "series.prefix");
-			char *b4p;
+	g_ptr_array_add(argv, g_strdup("git"));
+	g_ptr_array_add(argv, g_strdup_printf("--git-dir=%s", j->git_dir));
+	if (j->work_tree)
+		g_ptr_array_add(argv, g_strdup_printf("--work-tree=%s",
+						      j->work_tree));
+	g_ptr_array_add(argv, g_strdup("format-patch"));
+	g_ptr_array_add(argv, g_strdup("--quiet"));
+	/* the user's format.* settings must not change the mails: no
+	 * sign-off or notes added, .patch names */
+	g_ptr_array_add(argv, g_strdup("--no-attach"));
+	g_ptr_array_add(argv, g_strdup("--no-signoff"));
+	g_ptr_array_add(argv, g_strdup("--no-notes"));
+	g_ptr_array_add(argv, g_strdup("--suffix=.patch"));
+	g_ptr_array_add(argv, g_strdup("--no-numbered-files"));
+	g_ptr_array_add(argv, g_strdup(f->cover ? "--cover-letter" :
+					       "--no-cover-letter"));
+	if (f->cover)
+		g_ptr_array_add(argv,
+				g_strdup("--cover-from-description=subject"));
+	if (!prefix || !*prefix)
+		prefix = "PATCH";
+	f->prefix = g_strdup(prefix);
+	b4p = format_subject_prefix(prefix);
+	if (j->version > 1)
+		g_ptr_array_add(argv, g_strdup_printf("--subject-prefix=%s v%d",
+						      b4p, j->version));
+	else
+		g_ptr_array_add(argv, g_strdup_printf("--subject-prefix=%s",
+						      b4p));
+	g_free(b4p);
+	g_ptr_array_add(argv, g_strdup_printf("--base=%s", j->a.base));
+	if (j->o->thread) {
+		g_ptr_array_add(argv, g_strdup("--thread=shallow"));
+		if (f->in_reply_to)
+			g_ptr_array_add(argv, g_strdup_printf(
+				"--in-reply-to=<%s>", f->in_reply_to));
+	} else {
+		g_ptr_array_add(argv, g_strdup("--no-thread"));
+	}
+	for (guint i = 0; i < f->to->len; i++)
+		g_ptr_array_add(argv, g_strdup_printf("--to=%s",
+					(char *)f->to->pdata[i]));
+	for (guint i = 0; i < f->cc->len; i++)
+		g_ptr_array_add(argv, g_strdup_printf("--cc=%s",
+					(char *)f->cc->pdata[i]));
+	g_ptr_array_add(argv, g_strdup("-o"));
+	g_ptr_array_add(argv, g_strdup(j->outdir));
+	g_ptr_array_add(argv, g_strdup_printf("%s..%s", j->a.base,
+		j->branch ? j->branch : j->tip));
+	g_ptr_array_add(argv, NULL);
+	return argv;
+}
 
-			if (!prefix || !*prefix)
-				prefix = "PATCH";
-			f->prefix = g_strdup(prefix);
-			b4p = format_subject_prefix(prefix);
-			if (version > 1)
-				g_ptr_array_add(argv, g_strdup_printf(
-					"--subject-prefix=%s v%d", b4p,
-					version));
-			else
-				g_ptr_array_add(argv, g_strdup_printf(
-					"--subject-prefix=%s", b4p));
-			g_free(b4p);
-		}
-		g_ptr_array_add(argv, g_strdup_printf("--base=%s", a.base));
-		if (o->thread) {
-			g_ptr_array_add(argv, g_strdup("--thread=shallow"));
-			if (f->in_reply_to)
-				g_ptr_array_add(argv, g_strdup_printf(
-					"--in-reply-to=<%s>", f->in_reply_to));
-		} else {
-			g_ptr_array_add(argv, g_strdup("--no-thread"));
-		}
-		for (guint i = 0; i < f->to->len; i++)
-			g_ptr_array_add(argv, g_strdup_printf("--to=%s",
-						(char *)f->to->pdata[i]));
-		for (guint i = 0; i < f->cc->len; i++)
-			g_ptr_array_add(argv, g_strdup_printf("--cc=%s",
-						(char *)f->cc->pdata[i]));
-		g_ptr_array_add(argv, g_strdup("-o"));
-		g_ptr_array_add(argv, g_strdup(outdir));
-		range = g_strdup_printf("%s..%s", a.base,
-					branch ? branch : tip);
-		g_ptr_array_add(argv, range);
-		g_ptr_array_add(argv, NULL);
-		{
-			/* the user's config must not change the mails */
-			struct run_opts fo = { .dir = repo,
-				.env = (const char *const *)env->pdata,
-				.git_pristine = true };
+/*
+ * git format-patch, in a scratch repository (scratch_repo()) that a
+ * later run sweeps, without the user's config: the mails in j->outdir.
+ */
+static int format_run_format_patch(struct format_job *j)
+{
+	GPtrArray *env, *argv;
+	struct run_opts fo = { .dir = j->repo, .git_pristine = true };
+	int ret;
 
-			ret = run_capture_opts(&fo,
-				(const char *const *)argv->pdata, NULL, NULL);
-		}
-		g_ptr_array_unref(argv);
-		g_ptr_array_unref(env);
+	j->tmp = scratch_dir_make("format");
+	if (!j->tmp ||
+	    scratch_repo(j->repo, j->tmp, j->tip, &j->git_dir,
+			 &j->work_tree) < 0)
+		return -1;
+	j->outdir = g_build_filename(j->tmp, "out", NULL);
+	env = format_patch_env(j);
+	argv = format_patch_argv(j);
+	fo.env = (const char *const *)env->pdata;
+	ret = run_capture_opts(&fo, (const char *const *)argv->pdata, NULL,
+			       NULL);
+	g_ptr_array_unref(argv);
+	g_ptr_array_unref(env);
+	return ret < 0 ? -1 : 0;
+}
+
+/*
+ * The mails read back into f->files, with what git does not write: the
+ * "change-id:" line under "base-commit:" (in the cover, or in the one
+ * patch) and each patch's notes below its "---".
+ */
+static int format_read_mails(struct format_job *j)
+{
+	struct formatted *f = j->f;
+	GPtrArray *names = read_dir_sorted(j->outdir);
+	guint k = 0;
+	int ret = 0;
+
+	g_ptr_array_sort(names, cmp_str);
+	for (guint i = 0; i < names->len; i++) {
+		struct format_file *ff;
+		char *path = g_build_filename(j->outdir, names->pdata[i], NULL);
+		char *buf;
+		size_t len;
+
+		ret = read_file(path, MAIL_MAX_FILE, &buf, &len);
+		g_free(path);
 		if (ret < 0)
-			goto out;
-		ret = -1;
-	}
-
-	/* read back, and add what git does not write */
-	{
-		GPtrArray *names = read_dir_sorted(outdir);
-		guint k = 0;
-
-		g_ptr_array_sort(names, cmp_str);
-		for (guint i = 0; i < names->len; i++) {
-			struct format_file *ff = g_new0(struct format_file, 1);
-			char *path = g_build_filename(outdir, names->pdata[i],
-						      NULL);
-			char *buf;
-			size_t len;
-
-			if (read_file(path, MAIL_MAX_FILE, &buf, &len) < 0) {
-				g_free(path);
-				g_free(ff);
-				g_ptr_array_unref(names);
-				goto out;
-			}
-			g_free(path);
-			ff->name = g_strdup(names->pdata[i]);
-			ff->text = g_string_new_len(buf, (gssize)len);
-			g_free(buf);
-			if (starts_with(ff->name, "0000-")) {
+			break;
+		ff = g_new0(struct format_file, 1);
+		ff->name = g_strdup(names->pdata[i]);
+		ff->text = g_string_new_len(buf, (gssize)len);
+		g_free(buf);
+		if (starts_with(ff->name, "0000-")) {
+			add_change_id(ff->text, f->change_id);
+		} else {
+			if (k < j->patches->len)
+				add_notes(ff->text, ((struct patch_in *)
+					j->patches->pdata[k])->notes);
+			k++;
+			if (!f->cover)
 				add_change_id(ff->text, f->change_id);
-			} else {
-				if (k < patches->len)
-					add_notes(ff->text, ((struct patch_in *)
-						patches->pdata[k])->notes);
-				k++;
-				if (!f->cover)
-					add_change_id(ff->text, f->change_id);
-			}
-			g_ptr_array_add(f->files, ff);
 		}
-		g_ptr_array_unref(names);
-		if (k != patches->len) {
-			error("git format-patch wrote %u patches, want %u", k,
-			      patches->len);
-			goto out;
-		}
+		g_ptr_array_add(f->files, ff);
 	}
+	g_ptr_array_unref(names);
+	if (ret < 0)
+		return -1;
+	if (k != j->patches->len)
+		return error("git format-patch wrote %u patches, want %u", k,
+			     j->patches->len);
+	return 0;
+}
+
+int format_version(struct series *s, int version,
+		   const struct format_opts *o, struct formatted *f)
+{
+	struct format_job j;
+	int ret = -1;
+
+	format_job_init(&j, s, version, o, f);
+	f->version = version;
+	f->change_id = g_strdup(series_get(s, "series.change-id"));
+	if (format_load_version(&j) < 0 || format_read_patches(&j) < 0 ||
+	    format_apply(&j) < 0 || format_recommit(&j) < 0 ||
+	    format_recipients(&j) < 0)
+		goto out;
+	format_thread(&j);
+	format_changelog(&j);
+	if (format_run_format_patch(&j) < 0 || format_read_mails(&j) < 0)
+		goto out;
 	ret = 0;
 out:
-	scratch_dir_remove(tmp);
-	g_free(git_dir);
-	g_free(work_tree);
-	g_free(outdir);
-	applied_release(&a);
-	ident_release(&sender);
-	g_free(identity);
-	if (assisted)
-		g_ptr_array_unref(assisted);
-	if (files)
-		g_ptr_array_unref(files);
-	if (patches)
-		g_ptr_array_unref(patches);
-	if (items)
-		g_ptr_array_unref(items);
-	g_free(vdir);
-	g_free(cover_path);
-	g_free(title);
-	g_free(blurb);
-	g_free(prev_url);
-	g_free(branch);
-	g_free(desc);
-	g_free(tip);
+	format_job_release(&j);
 	return ret;
 }
 
@@ -1697,275 +1582,4 @@ int formatted_write(const struct formatted *f, const char *dir)
 			return -1;
 	}
 	return 0;
-}
-
-/* format_check() ------------------------------------------------------ */
-
-/*
- * A changelog: a "Changes in vN:" (or kin) line followed by at least one
- * entry other than the "- Link to vN:" that the draft adds by itself.
- */
-static bool has_changelog(const char *text)
-{
-	static GRegex *re;
-	char **lines;
-	bool in = false, found = false;
-
-	if (!text)
-		return false;
-	if (!re)
-		re = g_regex_new("^(Changes (in|since|from) v[0-9]|v[0-9]+ ?(->|-|:)|"
-				 "Changelog|Change log)",
-				 G_REGEX_CASELESS, 0, NULL);
-	lines = g_strsplit(text, "\n", -1);
-	for (char **l = lines; *l && !found; l++) {
-		const char *t = *l + strspn(*l, " \t");
-
-		if (g_regex_match(re, *l, 0, NULL)) {
-			in = true;
-			/* "v2: fixed the lock" carries its own entry */
-			found = !g_ascii_strncasecmp(*l, "v", 1) &&
-				strlen(*l) > 4 && !strstr(*l, "Link to");
-		} else if (in && !*t) {
-			in = false;
-		} else if (in && !starts_with(t, "- Link to v") &&
-			   !starts_with(t, "https://")) {
-			found = true;
-		}
-	}
-	g_strfreev(lines);
-	return found;
-}
-
-static void check_checkpatch(struct check_ctx *ctx, struct formatted *f,
-			     struct stage_result *r)
-{
-	char *cp = g_build_filename(ctx->tree, "scripts", "checkpatch.pl",
-				    NULL);
-	char *tmp = NULL;
-	GPtrArray *argv;
-	struct run_opts o = { .dir = ctx->tree, .capture_out = true,
-			      .capture_err = true, .timeout = 600 };
-	struct run_result res;
-	GRegex *re;
-
-	if (!is_file(cp)) {
-		finding_add(r, "mail", "", 0, "note",
-			    "checkpatch.pl not run: the base tree has none", 0);
-		g_free(cp);
-		return;
-	}
-	tmp = scratch_dir_make("mailcheck");
-	if (!tmp || formatted_write(f, tmp) < 0) {
-		finding_add(r, "mail", "", 0, "error",
-			    "cannot write the mails for checkpatch", 0);
-		goto out;
-	}
-	argv = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(argv, g_strdup("perl"));
-	g_ptr_array_add(argv, g_strdup(cp));
-	g_ptr_array_add(argv, g_strdup("--strict"));
-	g_ptr_array_add(argv, g_strdup("--terse"));
-	g_ptr_array_add(argv, g_strdup("--no-summary"));
-	g_ptr_array_add(argv, g_strdup("--show-types"));
-	/* as the checkpatch stage: the tarball base has no history to look in */
-	g_ptr_array_add(argv, g_strdup("--ignore"));
-	g_ptr_array_add(argv, g_strdup("UNKNOWN_COMMIT_ID"));
-	for (guint i = 0; i < f->files->len; i++) {
-		const struct format_file *ff = f->files->pdata[i];
-
-		if (!starts_with(ff->name, "0000-"))
-			g_ptr_array_add(argv, g_build_filename(tmp, ff->name,
-							       NULL));
-	}
-	g_ptr_array_add(argv, NULL);
-	re = g_regex_new("^(.*?):([0-9]+): (ERROR|WARNING|CHECK):(\\S+:)? ?(.*)$",
-			 0, 0, NULL);
-	if (run_argv((const char *const *)argv->pdata, &o, &res) == 0) {
-		char **lines = g_strsplit(res.out->str, "\n", -1);
-
-		for (char **l = lines; *l; l++) {
-			GMatchInfo *mi;
-
-			if (g_regex_match(re, *l, 0, &mi)) {
-				char *file = g_match_info_fetch(mi, 1);
-				char *line = g_match_info_fetch(mi, 2);
-				char *sev = g_match_info_fetch(mi, 3);
-				char *type = g_match_info_fetch(mi, 4);
-				char *msg = g_match_info_fetch(mi, 5);
-				char *base = g_path_get_basename(file);
-				char *text = g_strdup_printf("checkpatch %s %s",
-							     type, msg);
-
-				if (strcmp(sev, "CHECK"))
-					finding_add(r, "mail", base, atoi(line),
-						    !strcmp(sev, "ERROR") ?
-							    "error" : "warning",
-						    text, atoi(base));
-				g_free(file);
-				g_free(line);
-				g_free(sev);
-				g_free(type);
-				g_free(msg);
-				g_free(base);
-				g_free(text);
-			}
-			g_match_info_free(mi);
-		}
-		g_strfreev(lines);
-		run_result_release(&res);
-	}
-	g_regex_unref(re);
-	g_ptr_array_unref(argv);
-out:
-	scratch_dir_remove(tmp);
-	g_free(cp);
-}
-
-/*
- * Each patch's subject prefix against the Prefix: lines of the notes
- * whose Paths: match the files it touches (a warning: maintainers ask).
- */
-static void check_prefixes(const struct formatted *f, struct stage_result *r)
-{
-	GPtrArray *notes = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)maint_note_free);
-
-	maint_notes_read(notes);
-	for (guint i = 0; notes->len && i < f->files->len; i++) {
-		const struct format_file *ff = f->files->pdata[i];
-		GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
-		GPtrArray *want = g_ptr_array_new();
-		GPtrArray *mails = mail_array_new();
-
-		if (starts_with(ff->name, "0000-"))
-			goto next;
-		recipients_touched(ff->text->str, ff->text->len, paths);
-		for (guint n = 0; n < notes->len; n++) {
-			struct maint_note *note = notes->pdata[n];
-			bool match = false;
-
-			for (guint k = 0; !match && k < paths->len; k++)
-				match = maint_note_matches(note, paths->pdata[k]);
-			for (guint k = 0; match && k < note->prefixes->len; k++)
-				g_ptr_array_add(want, note->prefixes->pdata[k]);
-		}
-		if (!want->len ||
-		    mail_parse_mbox(ff->text->str, ff->text->len, ff->name,
-				    mails) < 0 || !mails->len)
-			goto next;
-		{
-			struct subject sj;
-
-			subject_parse(((struct mail *)mails->pdata[0])->subject,
-				      &sj);
-			if (!maint_prefix_ok(want, sj.title)) {
-				GString *msg = g_string_new(
-					"subject prefix is not one its maintainers expect (");
-
-				for (guint k = 0; k < want->len; k++)
-					g_string_append_printf(msg, "%s%s",
-						k ? " " : "",
-						(char *)want->pdata[k]);
-				g_string_append_c(msg, ')');
-				finding_add(r, "mail", ff->name, 0, "warning",
-					    msg->str, atoi(ff->name));
-				g_string_free(msg, TRUE);
-			}
-			subject_release(&sj);
-		}
-next:
-		g_ptr_array_unref(mails);
-		g_ptr_array_unref(want);
-		g_ptr_array_unref(paths);
-	}
-	g_ptr_array_unref(notes);
-}
-
-void format_check(struct check_ctx *ctx, struct stage_result *r)
-{
-	struct format_opts o;
-	struct formatted f;
-	unsigned errors = 0, warnings = 0;
-	char *record = format_version_record(ctx->s, ctx->version);
-	char *identity = NULL;
-	GString *why = g_string_new(NULL);
-	struct ident id;
-
-	format_opts_init(&o);
-	o.repo = ctx->tree;
-	formatted_init(&f);
-	ident_init(&id);
-	if (record) {
-		/* a record is never mailed: nothing here would go out */
-		r->status = ST_SKIP;
-		g_free(r->summary);
-		r->summary = record;
-		g_string_free(why, TRUE);
-		formatted_release(&f);
-		return;
-	}
-	/*
-	 * check never needs the user's identity (CI has none), and its
-	 * results must not depend on it: the mails are checked as
-	 * FORMAT_CHECK_SENDER would send them; format and send refuse
-	 * to write without a real sender.
-	 */
-	identity = g_strdup(FORMAT_CHECK_SENDER);
-	o.identity = identity;
-	if (format_version(ctx->s, ctx->version, &o, &f) < 0) {
-		finding_add(r, "mail", "", 0, "error",
-			    "the version does not format (see the error above)",
-			    0);
-		goto done;
-	}
-	for (guint i = 0; i < f.files->len; i++) {
-		const struct format_file *ff = f.files->pdata[i];
-		size_t off = body_offset(ff->text->str, ff->text->len);
-		const char *cut = strstr(ff->text->str + off, "\n---\n");
-		char *msg;
-
-		if (starts_with(ff->name, "0000-"))
-			continue;
-		msg = g_strndup(ff->text->str + off,
-				cut ? (size_t)(cut - ff->text->str) - off :
-				      ff->text->len - off);
-		if (!strstr(msg, "\nSigned-off-by: ") &&
-		    !starts_with(msg, "Signed-off-by: "))
-			finding_add(r, "mail", ff->name, 0, "error",
-				    "no Signed-off-by", atoi(ff->name));
-		g_free(msg);
-	}
-	check_prefixes(&f, r);
-	if (!f.to->len && !f.cc->len)
-		finding_add(r, "mail", "", 0, "error",
-			    "no recipients: no series.to/cc, no MAINTAINERS-notes match, no get_maintainer.pl output",
-			    0);
-	if (ctx->version > 1 && !has_changelog(f.blurb))
-		finding_add(r, "mail", f.cover ? "0000-cover-letter.patch" : "",
-			    0, "error",
-			    f.cover ? "v2+ without a changelog in the cover letter" :
-				      "v2+ without a changelog below ---",
-			    0);
-	for (guint i = 0; i < f.notes->len; i++)
-		finding_add(r, "mail", "", 0, "note", f.notes->pdata[i], 0);
-	check_checkpatch(ctx, &f, r);
-done:
-	for (guint i = 0; i < r->findings->len; i++) {
-		const struct finding *fd = r->findings->pdata[i];
-
-		if (!strcmp(fd->severity, "error"))
-			errors++;
-		else if (!strcmp(fd->severity, "warning"))
-			warnings++;
-	}
-	r->status = errors ? ST_FAIL : warnings ? ST_WARN : ST_PASS;
-	g_free(r->summary);
-	r->summary = g_strdup_printf("%u mails to %u+%u recipients: %u errors, %u warnings",
-				     f.files->len, f.to->len, f.cc->len, errors,
-				     warnings);
-	formatted_release(&f);
-	ident_release(&id);
-	g_free(identity);
-	g_string_free(why, TRUE);
 }

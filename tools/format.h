@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <glib.h>
 
+#include "format-trailers.h"
 #include "series.h"
 
 /*
@@ -33,7 +34,7 @@
  * whose author is the sender or a placeholder, names the Message-Ids
  * (git's form, the sender's address) and signs off every patch, once
  * and last, as `git format-patch -s` does; "Assisted-by:" lines
- * (version.N.assisted-by) go just above that sign-off.
+ * (version.N.assisted-by) go just above that sign-off (format-trailers.h).
  */
 
 #define LORE_URL "https://lore.kernel.org/r/"
@@ -100,14 +101,6 @@ int format_version(struct series *s, int version,
 char *format_subject_prefix(const char *prefix);
 
 /*
- * The Assisted-by: lines of version ("version.N.assisted-by", each value
- * in coding-assistants.rst's form "AGENT_NAME:MODEL_VERSION [TOOL...]"),
- * as a new array; NULL with an error printed when a value is not in
- * that form.
- */
-GPtrArray *format_assisted_by(const struct series *s, int version);
-
-/*
  * True if msgid was made up rather than posted: the store says so
  * (a version with that Message-ID has origin = reconstructed, or
  * "Message-ID" among its "reconstructed" fields) or it is in a domain
@@ -139,18 +132,8 @@ int formatted_write(const struct formatted *f, const char *dir);
 /* True if dir is, or would be created, inside <store>/series/. */
 bool format_dir_in_store(const char *dir);
 
-/*
- * The pieces below are exposed for tests.
- *
- * format_add_trailers(): msg is a commit message; trailers are
- * "Key: value" lines. As b4 does (LoreMessage.fix_trailers): the
- * message's trailers keep their order, each new trailer not already
- * present (same key and value, case-insensitively) is appended after
- * them, and own ("Signed-off-by: <identity>"; identity may be NULL)
- * moves to the bottom when present; a Signed-off-by of a placeholder
- * address (ident_is_placeholder()) is dropped: nobody can give it.
- * Returns a new string; *added counts the trailers added.
- */
+/* The pieces below are exposed for tests. */
+
 /*
  * The sender check's own stages (checkpatch, mail) put on the stored
  * patches in place of the user's: fixed, so that their results and
@@ -168,9 +151,6 @@ bool format_dir_in_store(const char *dir);
  */
 char *format_stored_as_mailed(const char *mail, size_t len,
 			      const char *identity);
-
-char *format_add_trailers(const char *msg, const GPtrArray *trailers,
-			  const char *identity, unsigned *added);
 
 /*
  * The text between a patch mail's "---" line and its diffstat (or diff),
@@ -227,16 +207,18 @@ char *format_draft_changes(const GPtrArray *items, int version,
 			   const char *prev_url);
 
 /*
- * The last stage of `kseries check` (DESIGN.md §4, §6): formats the
- * version as `kseries format` would and checks the mails that would go
- * out: that it formats at all, checkpatch.pl --strict on each patch mail
- * (errors and warnings; the checkpatch stage has the rest), a
- * Signed-off-by in every patch, recipients, and for v2+ a changelog
- * ("Changes in vN:" or kin) in the cover or below the one patch's "---".
- * Fills r (status, summary, findings with tool "mail").
+ * What the mails carry, as the mail stage (stage-mail.c) and the format
+ * stage of check ask it.
+ *
+ * format_signed_off(): the message above a patch mail's "---" (its
+ * commit message) has a "Signed-off-by: " line.
+ *
+ * format_has_changelog(): text (a cover's blurb, or the notes below a
+ * patch's "---") has a changelog: a "Changes in vN:" (or kin: "Changes
+ * since vN", "vN:", "Changelog") line followed by at least one entry
+ * other than the "- Link to vN:" that the draft adds by itself.
  */
-struct check_ctx;
-struct stage_result;
-void format_check(struct check_ctx *ctx, struct stage_result *r);
+bool format_signed_off(const char *mail, size_t len);
+bool format_has_changelog(const char *text);
 
 #endif

@@ -167,6 +167,7 @@ GPtrArray *stage_touched_with_suffix(const struct check_ctx *ctx,
 void stage_apply(struct check_ctx *ctx, struct stage_result *r);
 void stage_format(struct check_ctx *ctx, struct stage_result *r);
 void stage_provenance(struct check_ctx *ctx, struct stage_result *r);
+void format_check(struct check_ctx *ctx, struct stage_result *r);
 void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r);
 void stage_build(struct check_ctx *ctx, struct stage_result *r);
 void stage_sparse(struct check_ctx *ctx, struct stage_result *r);

@@ -469,6 +469,44 @@ static void test_stored_as_mailed(void **state)
 	g_free(m);
 }
 
+/* the mail stage's questions, which check's format stage asks as well */
+static void test_signed_off(void **state)
+{
+	static const char sob[] =
+		"From: A <a@x>\nSubject: [PATCH] x\n\nBody.\n\n"
+		"Signed-off-by: A <a@x>\n---\n a.c | 1 +\n";
+	static const char below[] =
+		"From: A <a@x>\nSubject: [PATCH] x\n\nBody.\n---\n"
+		"Signed-off-by: A <a@x>\n";
+	static const char first[] =
+		"Subject: [PATCH] x\n\nSigned-off-by: A <a@x>\n";
+	static const char quoted[] =
+		"Subject: [PATCH] x\n\nBody.\n> Signed-off-by: A <a@x>\n---\n";
+
+	(void)state;
+	assert_true(format_signed_off(sob, strlen(sob)));
+	/* below "---" is not the commit message */
+	assert_false(format_signed_off(below, strlen(below)));
+	assert_true(format_signed_off(first, strlen(first)));
+	assert_false(format_signed_off(quoted, strlen(quoted)));
+}
+
+static void test_has_changelog(void **state)
+{
+	(void)state;
+	assert_false(format_has_changelog(NULL));
+	assert_false(format_has_changelog("A blurb.\n"));
+	assert_true(format_has_changelog("Blurb.\n\nChanges in v2:\n- take the lock\n"));
+	assert_true(format_has_changelog("changes since v1:\n* drop the spin\n"));
+	assert_true(format_has_changelog("Changelog:\n- one\n"));
+	/* "v2: ..." carries its own entry */
+	assert_true(format_has_changelog("v2: take the lock\n"));
+	/* the link the draft adds by itself is no changelog */
+	assert_false(format_has_changelog("Changes in v2:\n"
+		"- Link to v1: https://lore.kernel.org/r/x@y\n"));
+	assert_false(format_has_changelog("Changes in v2:\n\n- too far\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -481,6 +519,8 @@ int main(void)
 		cmocka_unit_test(test_notes_and_recipients),
 		cmocka_unit_test(test_format_check),
 		cmocka_unit_test(test_stored_as_mailed),
+		cmocka_unit_test(test_signed_off),
+		cmocka_unit_test(test_has_changelog),
 	};
 
 	return cmocka_run_group_tests_name("format", tests, NULL, NULL);
