@@ -563,10 +563,8 @@ static void conf(struct import *im, const char *key, const char *value)
 static void conf_v(struct import *im, int v, const char *key,
 		   const char *value)
 {
-	char *k = g_strdup_printf("version.%d.%s", v, key);
-
-	conf(im, k, value);
-	g_free(k);
+	if (value)
+		store_txn_version_conf(&im->txn, v, key, value);
 }
 
 static void conf_addresses(struct import *im, const char *key,

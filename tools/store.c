@@ -20,6 +20,7 @@
 static const char *const stage_kinds[] = { "import", "ingest" };
 
 struct conf_kv {
+	int version;		/* version.N.KEY, or 0: KEY */
 	char *key;
 	char *value;
 	bool add;
@@ -308,7 +309,16 @@ int store_txn_drop(struct store_txn *t, const char *rel)
 int store_txn_conf(struct store_txn *t, const char *key, const char *value,
 		   bool add)
 {
-	struct conf_kv kv = { g_strdup(key), g_strdup(value), add };
+	struct conf_kv kv = { 0, g_strdup(key), g_strdup(value), add };
+
+	g_array_append_val(t->kvs, kv);
+	return 0;
+}
+
+int store_txn_version_conf(struct store_txn *t, int version, const char *key,
+			   const char *value)
+{
+	struct conf_kv kv = { version, g_strdup(key), g_strdup(value), false };
 
 	g_array_append_val(t->kvs, kv);
 	return 0;
@@ -318,8 +328,10 @@ static int apply_conf(struct store_txn *t, struct series *s)
 {
 	for (guint i = 0; i < t->kvs->len; i++) {
 		struct conf_kv *kv = &g_array_index(t->kvs, struct conf_kv, i);
-		int ret = kv->add ? series_add(s, kv->key, kv->value) :
-				    series_set(s, kv->key, kv->value);
+		int ret = kv->version ?
+			  series_version_set(s, kv->version, kv->key, kv->value) :
+			  kv->add ? series_add(s, kv->key, kv->value) :
+			  series_set(s, kv->key, kv->value);
 
 		if (ret < 0)
 			return -1;

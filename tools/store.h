@@ -83,6 +83,9 @@ int store_write_all(int fd, const char *buf, size_t len, const char *name);
  */
 int store_txn_conf(struct store_txn *t, const char *key, const char *value,
 		   bool add);
+/* The same of version.VERSION.KEY (series_version_set()). */
+int store_txn_version_conf(struct store_txn *t, int version, const char *key,
+			   const char *value);
 
 /* True when series/NAME/series.conf was there at begin(). */
 bool store_txn_has_conf(const struct store_txn *t);
