@@ -136,6 +136,7 @@ UNIT_TESTS += tests/unit/t-progress
 UNIT_TESTS += tests/unit/t-review
 UNIT_TESTS += tests/unit/t-run
 UNIT_TESTS += tests/unit/t-series
+UNIT_TESTS += tests/unit/t-store
 UNIT_TESTS += tests/unit/t-subject
 UNIT_TESTS += tests/unit/t-thread
 UNIT_TESTS += tests/unit/t-trailer
