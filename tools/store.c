@@ -16,6 +16,12 @@
 #include "util.h"
 #include "banned.h"
 
+/*
+ * Up to this many staged files are synced one by one (with their
+ * directories); more at once by one syncfs(), as util.h's write batch.
+ */
+#define STORE_FSYNC_MAX 16
+
 /* Every kind of staging directory a killed run may have left. */
 static const char *const stage_kinds[] = { "import", "ingest" };
 
@@ -90,6 +96,7 @@ int store_txn_begin(struct store_txn *t, const char *name, const char *what)
 	t->what = g_strdup(what);
 	t->sdir = g_build_filename(store_top(), "series", name, NULL);
 	t->moves = g_ptr_array_new_with_free_func(g_free);
+	t->files = g_ptr_array_new_with_free_func(g_free);
 	t->batches = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					   (GDestroyNotify)write_batch_free);
 	t->kvs = g_array_new(FALSE, TRUE, sizeof(struct conf_kv));
@@ -186,7 +193,7 @@ static int stage_open(struct store_txn *t, const char *rel)
 		close(dfd);
 	}
 	if (fd >= 0)
-		t->staged++;
+		g_ptr_array_add(t->files, g_strdup(rel));
 	g_free(drel);
 	g_free(base);
 	g_free(dir);
@@ -280,8 +287,9 @@ int store_txn_drop(struct store_txn *t, const char *rel)
 
 	if (unlink(p) < 0)
 		ret = error_errno("cannot remove '%s'", p);
-	else
-		t->staged--;
+	for (guint i = 0; !ret && i < t->files->len; i++)
+		if (!strcmp(t->files->pdata[i], rel))
+			g_ptr_array_remove_index(t->files, i--);
 	/* the directories it alone made go with it */
 	while (strcmp(dir, ".")) {
 		char *d = g_build_filename(t->stage_path, dir, NULL);
@@ -417,6 +425,61 @@ static int commit_into(struct store_txn *t, bool conf_staged)
 	return 0;
 }
 
+static int fsync_staged(struct store_txn *t, const char *dir,
+			const char *name)
+{
+	char *drel = below(t->stage, dir);
+	int dfd = open_dir_below(store_top(), drel, false);
+	int fd = dfd < 0 || !name ? dfd :
+		 openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int ret = fd < 0 || fsync(fd) < 0 ? -1 : 0;
+
+	if (ret < 0)
+		error_errno("cannot sync '%s/%s'", t->stage_path, name ? name : dir);
+	if (fd >= 0 && fd != dfd)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	g_free(drel);
+	return ret;
+}
+
+/* What is staged, on disk before any of it is moved in. */
+static int sync_staged(struct store_txn *t)
+{
+	GHashTable *dirs;
+	GHashTableIter it;
+	gpointer d;
+	int ret = 0;
+
+	if (t->files->len > STORE_FSYNC_MAX) {
+		if (syncfs(t->top) < 0)
+			return error_errno("cannot sync '%s'", t->stage_path);
+		return 0;
+	}
+	dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	for (guint i = 0; i < t->files->len && !ret; i++) {
+		const char *rel = t->files->pdata[i];
+		char *dir = g_path_get_dirname(rel), *base = g_path_get_basename(rel);
+
+		ret = fsync_staged(t, dir, base);
+		/* each directory up to the staging directory's own */
+		while (strcmp(dir, ".")) {
+			char *up = g_path_get_dirname(dir);
+
+			g_hash_table_add(dirs, dir);
+			dir = up;
+		}
+		g_hash_table_add(dirs, dir);
+		g_free(base);
+	}
+	g_hash_table_iter_init(&it, dirs);
+	while (!ret && g_hash_table_iter_next(&it, &d, NULL))
+		ret = fsync_staged(t, d, NULL);
+	g_hash_table_unref(dirs);
+	return ret;
+}
+
 int store_txn_commit(struct store_txn *t)
 {
 	bool conf_staged = !t->exists || (!store_txn_has_conf(t) &&
@@ -425,9 +488,8 @@ int store_txn_commit(struct store_txn *t)
 
 	if (conf_staged && stage_conf(t) < 0)
 		return -1;
-	/* what is staged, synced at once before any of it is moved in */
-	if (t->staged && syncfs(t->top) < 0)
-		return error_errno("cannot sync '%s'", t->stage_path);
+	if (sync_staged(t) < 0)
+		return -1;
 	if (!t->exists) {
 		ret = move_into(t->top, t->stage, t->top, t->name, t->sdir);
 		if (!ret)
@@ -450,6 +512,8 @@ void store_txn_abort(struct store_txn *t)
 		g_array_unref(t->kvs);
 	if (t->moves)
 		g_ptr_array_unref(t->moves);
+	if (t->files)
+		g_ptr_array_unref(t->files);
 	if (t->lock >= 0)
 		close(t->lock);
 	if (t->top >= 0)

@@ -52,7 +52,7 @@ struct store_txn {
 	GPtrArray *moves;	/* rel of staged entries renamed at commit */
 	GHashTable *batches;	/* dir rel → struct write_batch * */
 	GArray *kvs;		/* series.conf edits, in order */
-	unsigned staged;	/* files written into the staging directory */
+	GPtrArray *files;	/* rel of the files staged, to sync */
 };
 
 int store_txn_begin(struct store_txn *t, const char *name, const char *what);
