@@ -22,19 +22,28 @@
 #define THREAD_CHUNK (64u << 10)
 
 /*
- * One message of the mbox. A patch or cover keeps its decoded mail; a
- * reply only where it is in the mbox and its key (the first replies
- * keep their mail too: a replies-only import names the series after
- * them).
+ * A patch or cover of the mbox (or one of the replies a replies-only
+ * import names the series after): its decoded mail.
  */
 struct item {
-	struct mail *mail;	/* NULL for most replies */
-	struct subject subj;	/* of a reply without mail: version, patch */
+	struct mail *mail;
+	struct subject subj;
 	enum posting_kind kind;
-	char *key;		/* a reply's mail_key() */
-	gint64 offset;		/* where it is in the mbox */
+};
+
+/*
+ * A reply: only where it is in the mbox, and its key. Kept in one array
+ * and one string chunk, not a small allocation each: what lives to the
+ * end is not scattered between what each message frees (glibc's malloc
+ * slows down in such a heap as the mbox grows).
+ */
+struct reply {
+	const char *key;	/* mail_key(), in the import's keys */
+	gint64 offset;
 	size_t size;
 	unsigned nr;
+	int version;		/* what its subject says */
+	bool patch;		/* its subject has a [PATCH] tag */
 };
 
 struct out_file {
@@ -46,9 +55,12 @@ struct import {
 	const struct import_opts *o;
 	struct mail_reader rd;
 	bool rd_open;
-	GPtrArray *items;	/* struct item *, in mbox order */
+	GPtrArray *items;	/* struct item *: the patches and covers */
+	GArray *replies;	/* struct reply, in mbox order */
+	GStringChunk *keys;	/* the replies' keys */
 	struct item *cover, *first, **patches;
-	struct item *named;	/* a replies-only series is named after it */
+	struct item *head;	/* the first message, when it is a reply */
+	struct item *named;	/* the first reply with a [PATCH] tag */
 	int version, total, npatches, nreplies;
 	char *vdir_rel;		/* "vN" */
 	GPtrArray *outs;	/* struct out_file *: the patch files */
@@ -58,9 +70,10 @@ struct import {
 
 static void item_free(struct item *it)
 {
+	if (!it)
+		return;
 	mail_free(it->mail);
 	subject_release(&it->subj);
-	g_free(it->key);
 	g_free(it);
 }
 
@@ -240,14 +253,22 @@ static int keep_posting(struct import *im, struct item *it, struct mail **m)
 }
 
 /* A reply: where it is, its key; its mail only for the first ones. */
-static void keep_reply(struct import *im, struct item *it, struct mail *m)
+static void keep_reply(struct import *im, struct item *it, struct mail *m,
+		       bool head)
 {
-	it->key = mail_key(m);
-	it->offset = m->offset;
-	it->size = m->size;
-	it->nr = m->nr;
-	if (!im->items->len || (it->subj.patch && !im->named)) {
-		if (it->subj.patch)
+	char *key = mail_key(m);
+	struct reply r = {
+		.key = g_string_chunk_insert(im->keys, key),
+		.offset = m->offset, .size = m->size, .nr = m->nr,
+		.version = it->subj.version, .patch = it->subj.patch,
+	};
+
+	g_free(key);
+	g_array_append_val(im->replies, r);
+	if (head || (it->subj.patch && !im->named)) {
+		if (head)
+			im->head = it;
+		if (it->subj.patch && !im->named)
 			im->named = it;
 		g_clear_pointer(&m->body, g_free);
 		m->body = g_strdup("");
@@ -257,13 +278,11 @@ static void keep_reply(struct import *im, struct item *it, struct mail *m)
 		it->mail = m;
 		return;
 	}
-	/* what a reply without mail needs of its subject: version, patch */
-	g_clear_pointer(&it->subj.prefix, g_free);
-	g_clear_pointer(&it->subj.title, g_free);
 	mail_free(m);
+	item_free(it);
 }
 
-/* Reads and classifies the mbox a message at a time (struct item). */
+/* Reads and classifies the mbox a message at a time. */
 static int read_items(struct import *im)
 {
 	struct mail *m;
@@ -275,40 +294,49 @@ static int read_items(struct import *im)
 	im->rd_open = true;
 	while ((ret = mail_reader_next(&im->rd, &m)) > 0) {
 		struct item *it = g_new0(struct item, 1);
+		bool head = m->nr == 1;
 
 		it->kind = posting_classify(m->subject, m->body, m->body_len,
 					    &it->subj, NULL);
-		if (it->kind != POSTING_REPLY) {
-			if (keep_posting(im, it, &m) < 0) {
-				item_free(it);
-				return -1;
-			}
-		} else {
-			keep_reply(im, it, m);
+		if (it->kind == POSTING_REPLY) {
+			keep_reply(im, it, m, head);
+			continue;
+		}
+		if (keep_posting(im, it, &m) < 0) {
+			item_free(it);
+			return -1;
 		}
 		g_ptr_array_add(im->items, it);
 	}
 	return ret;
 }
 
+static int two_versions(struct import *im, int other)
+{
+	return error("'%s' holds v%d and v%d: import one with --version",
+		     im->o->mbox, im->version, other);
+}
+
 /* Which version, when --version does not say. */
 static int pick_version(struct import *im)
 {
-	bool posted = false;
-
 	/* a reply's [PATCH vN] says it only when no patch is here */
-	for (guint j = 0; j < im->items->len && !posted; j++)
-		if (((struct item *)im->items->pdata[j])->kind != POSTING_REPLY)
-			posted = true;
 	for (guint i = 0; i < im->items->len; i++) {
 		struct item *it = im->items->pdata[i];
 
-		if (it->kind == POSTING_REPLY && (!it->subj.patch || posted))
-			continue;
 		if (im->version && it->subj.version != im->version)
-			return error("'%s' holds v%d and v%d: import one with --version",
-				     im->o->mbox, im->version, it->subj.version);
+			return two_versions(im, it->subj.version);
 		im->version = it->subj.version;
+	}
+	for (guint i = 0; i < im->replies->len && !im->items->len; i++) {
+		const struct reply *r = &g_array_index(im->replies,
+						       struct reply, i);
+
+		if (!r->patch)
+			continue;
+		if (im->version && r->version != im->version)
+			return two_versions(im, r->version);
+		im->version = r->version;
 	}
 	if (!im->version)
 		return error("'%s': no patch mail says which version this is: use --version",
@@ -322,7 +350,7 @@ static int count_patches(struct import *im)
 	for (guint i = 0; i < im->items->len; i++) {
 		struct item *it = im->items->pdata[i];
 
-		if (it->kind == POSTING_REPLY || it->subj.version != im->version)
+		if (it->subj.version != im->version)
 			continue;
 		if (!im->total)
 			im->total = it->subj.total;
@@ -357,7 +385,7 @@ static int collect_posting(struct import *im)
 		struct item *it = im->items->pdata[i];
 		int index = posting_index(it->kind, &it->subj);
 
-		if (it->kind == POSTING_REPLY || it->subj.version != im->version)
+		if (it->subj.version != im->version)
 			continue;
 		if (it->kind == POSTING_COVER) {
 			if (it->subj.index != 0 || im->cover)
@@ -436,8 +464,8 @@ static int flush_chunk(int fd, GString *buf, const char *name, bool all)
 }
 
 /* The thread.mbox there: copied through, a message at a time. */
-static int copy_old_thread(const char *path, int fd, GString *buf,
-			   GHashTable *seen)
+static int copy_old_thread(struct import *im, const char *path, int fd,
+			   GString *buf, GHashTable *seen)
 {
 	struct mail_reader rd;
 	struct mail *m;
@@ -448,7 +476,10 @@ static int copy_old_thread(const char *path, int fd, GString *buf,
 	if (mail_reader_open(&rd, path, MAIL_NO_RECIPIENTS) < 0)
 		return -1;
 	while ((ret = mail_reader_next(&rd, &m)) > 0) {
-		g_hash_table_add(seen, mail_key(m));
+		char *key = mail_key(m);
+
+		g_hash_table_add(seen, g_string_chunk_insert(im->keys, key));
+		g_free(key);
 		append_mbox(buf, m->raw, m->raw_len);
 		mail_free(m);
 		if (flush_chunk(fd, buf, path, false) < 0) {
@@ -464,21 +495,19 @@ static int copy_old_thread(const char *path, int fd, GString *buf,
 static int append_replies(struct import *im, int fd, GString *buf,
 			  GHashTable *seen, const char *path)
 {
-	for (guint i = 0; i < im->items->len; i++) {
-		struct item *it = im->items->pdata[i];
+	for (guint i = 0; i < im->replies->len; i++) {
+		const struct reply *r = &g_array_index(im->replies,
+						       struct reply, i);
 		char *raw;
 
-		if (it->kind != POSTING_REPLY)
+		if (r->patch && r->version != im->version)
 			continue;
-		if (it->subj.patch && it->subj.version != im->version)
+		if (g_hash_table_contains(seen, r->key))
 			continue;
-		if (g_hash_table_contains(seen, it->key))
-			continue;
-		if (mail_reader_raw(&im->rd, it->offset, it->size, it->nr,
-				    &raw) < 0)
+		if (mail_reader_raw(&im->rd, r->offset, r->size, r->nr, &raw) < 0)
 			return -1;
-		g_hash_table_add(seen, g_strdup(it->key));
-		append_mbox(buf, raw, it->size);
+		g_hash_table_add(seen, (gpointer)r->key);
+		append_mbox(buf, raw, r->size);
 		g_free(raw);
 		im->nreplies++;
 		if (flush_chunk(fd, buf, path, false) < 0)
@@ -495,14 +524,13 @@ static int write_thread(struct import *im)
 {
 	char *rel = g_build_filename(im->vdir_rel, "thread.mbox", NULL);
 	char *path = g_build_filename(im->txn.sdir, rel, NULL);
-	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, NULL);
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
 	GString *buf = g_string_new(NULL);
 	int fd = store_txn_create(&im->txn, rel), ret = -1;
 
 	if (fd < 0)
 		goto out;
-	if (copy_old_thread(path, fd, buf, seen) < 0 ||
+	if (copy_old_thread(im, path, fd, buf, seen) < 0 ||
 	    append_replies(im, fd, buf, seen, path) < 0 ||
 	    flush_chunk(fd, buf, path, true) < 0) {
 		close(fd);
@@ -619,20 +647,24 @@ static void conf_posting(struct import *im)
 		conf_v(im, im->version, "reconstructed", m->reconstructed);
 }
 
-/* Replies only: the version was posted, but is not here. */
+/*
+ * Replies only: the version was posted, but is not here. The series is
+ * named after the first mail with a [PATCH] tag (a patch of another
+ * version, or a reply), else after the first mail.
+ */
 static void conf_replies_only(struct import *im)
 {
-	const struct item *r = NULL;
+	const struct item *r = im->named;
 	char *cid;
 
-	for (guint i = 0; i < im->items->len && !r; i++) {
-		const struct item *it = im->items->pdata[i];
+	if (im->items->len) {
+		const struct item *p = im->items->pdata[0];
 
-		if (it->subj.patch && it->mail)
-			r = it;
+		if (!r || p->mail->nr < r->mail->nr)
+			r = p;
 	}
 	if (!r)
-		r = im->items->pdata[0];
+		r = im->head;
 	cid = make_change_id(im->o->name, r->mail);
 	conf_series(im, r, cid);
 	g_free(cid);
@@ -707,6 +739,13 @@ static void import_release(struct import *im)
 		g_ptr_array_unref(im->outs);
 	if (im->items)
 		g_ptr_array_unref(im->items);
+	if (im->replies)
+		g_array_unref(im->replies);
+	if (im->keys)
+		g_string_chunk_free(im->keys);
+	item_free(im->head);
+	if (im->named != im->head)
+		item_free(im->named);
 	g_free(im->patches);
 	g_free(im->vdir_rel);
 }
@@ -718,6 +757,8 @@ int import_mbox(const struct import_opts *o, struct import_result *res)
 
 	memset(res, 0, sizeof(*res));
 	im.items = g_ptr_array_new_with_free_func((GDestroyNotify)item_free);
+	im.replies = g_array_new(FALSE, FALSE, sizeof(struct reply));
+	im.keys = g_string_chunk_new(64u << 10);
 	if (read_items(&im) < 0 || (!im.version && pick_version(&im) < 0) ||
 	    collect_posting(&im) < 0)
 		goto out;
