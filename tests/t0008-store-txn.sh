@@ -79,4 +79,15 @@ test_expect_success 'import waits for the store lock too' '
 	wait
 '
 
+test_expect_success 'a re-import and a re-ingest that change nothing touch nothing' '
+	touch -d "1 hour ago" st/series st/series/s st/series/s/v1 st/series/defer &&
+	stat -c "%n %Y" st/series st/series/s st/series/s/v1 st/series/defer >before &&
+	(cd st && kseries import s "$V1" >../out) &&
+	grep "^s v1: cover, 1 patch, 0 new replies$" out &&
+	(cd st && kseries feedback ingest defer "$REVIEW" >../out) &&
+	grep "^defer: 0 feedback record(s) written, 4 unchanged$" out &&
+	stat -c "%n %Y" st/series st/series/s st/series/s/v1 st/series/defer >after &&
+	test_cmp before after
+'
+
 test_done

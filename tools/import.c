@@ -463,7 +463,10 @@ static int flush_chunk(int fd, GString *buf, const char *name, bool all)
 	return ret;
 }
 
-/* The thread.mbox there: copied through, a message at a time. */
+/*
+ * The thread.mbox there: its keys into seen, and unless fd is -1 the
+ * messages copied through, a message at a time.
+ */
 static int copy_old_thread(struct import *im, const char *path, int fd,
 			   GString *buf, GHashTable *seen)
 {
@@ -480,15 +483,34 @@ static int copy_old_thread(struct import *im, const char *path, int fd,
 
 		g_hash_table_add(seen, g_string_chunk_insert(im->keys, key));
 		g_free(key);
-		append_mbox(buf, m->raw, m->raw_len);
+		if (fd >= 0)
+			append_mbox(buf, m->raw, m->raw_len);
 		mail_free(m);
-		if (flush_chunk(fd, buf, path, false) < 0) {
+		if (fd >= 0 && flush_chunk(fd, buf, path, false) < 0) {
 			ret = -1;
 			break;
 		}
 	}
 	mail_reader_close(&rd);
 	return ret;
+}
+
+static bool wanted(const struct import *im, const struct reply *r)
+{
+	return !r->patch || r->version == im->version;
+}
+
+/* A reply of the version that thread.mbox does not have yet is here. */
+static bool has_new_replies(const struct import *im, GHashTable *seen)
+{
+	for (guint i = 0; i < im->replies->len; i++) {
+		const struct reply *r = &g_array_index(im->replies,
+						       struct reply, i);
+
+		if (wanted(im, r) && !g_hash_table_contains(seen, r->key))
+			return true;
+	}
+	return false;
 }
 
 /* The replies of the version that thread.mbox does not have yet. */
@@ -500,9 +522,7 @@ static int append_replies(struct import *im, int fd, GString *buf,
 						       struct reply, i);
 		char *raw;
 
-		if (r->patch && r->version != im->version)
-			continue;
-		if (g_hash_table_contains(seen, r->key))
+		if (!wanted(im, r) || g_hash_table_contains(seen, r->key))
 			continue;
 		if (mail_reader_raw(&im->rd, r->offset, r->size, r->nr, &raw) < 0)
 			return -1;
@@ -518,7 +538,8 @@ static int append_replies(struct import *im, int fd, GString *buf,
 
 /*
  * thread.mbox: the replies, old ones kept, new ones appended, written as
- * they are read into the transaction (and dropped when none is new).
+ * they are read into the transaction; not written when none is new (a
+ * re-import touches nothing).
  */
 static int write_thread(struct import *im)
 {
@@ -526,8 +547,15 @@ static int write_thread(struct import *im)
 	char *path = g_build_filename(im->txn.sdir, rel, NULL);
 	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
 	GString *buf = g_string_new(NULL);
-	int fd = store_txn_create(&im->txn, rel), ret = -1;
+	int fd, ret = -1;
 
+	if (copy_old_thread(im, path, -1, NULL, seen) < 0)
+		goto out;
+	if (!has_new_replies(im, seen)) {
+		ret = 0;
+		goto out;
+	}
+	fd = store_txn_create(&im->txn, rel);
 	if (fd < 0)
 		goto out;
 	if (copy_old_thread(im, path, fd, buf, seen) < 0 ||
@@ -540,7 +568,7 @@ static int write_thread(struct import *im)
 		error_errno("cannot write '%s'", path);
 		goto out;
 	}
-	ret = im->nreplies ? 0 : store_txn_drop(&im->txn, rel);
+	ret = 0;
 out:
 	g_string_free(buf, TRUE);
 	g_hash_table_unref(seen);

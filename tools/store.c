@@ -111,14 +111,27 @@ int store_txn_begin(struct store_txn *t, const char *name, const char *what)
 	remove_stale(parent);
 	remove_stale(t->sdir);
 	t->exists = fstatat(t->top, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
-	{
-		char *prefix = g_strdup_printf(".%s-", what);
+	g_free(parent);
+	return 0;
+}
 
-		t->stage = mkdtemp_at(t->top, parent, prefix);
-		g_free(prefix);
-	}
+/*
+ * The staging directory, made at the first file staged: a transaction
+ * that writes nothing new touches nothing (a re-ingest leaves the store
+ * as it was, directory times included).
+ */
+static int make_stage(struct store_txn *t)
+{
+	char *parent, *prefix;
+
+	if (t->stage)
+		return 0;
+	parent = g_build_filename(store_top(), "series", NULL);
+	prefix = g_strdup_printf(".%s-", t->what);
+	t->stage = mkdtemp_at(t->top, parent, prefix);
 	if (t->stage)
 		t->stage_path = g_build_filename(parent, t->stage, NULL);
+	g_free(prefix);
 	g_free(parent);
 	return t->stage ? 0 : -1;
 }
@@ -180,9 +193,15 @@ out:
 
 static int stage_open(struct store_txn *t, const char *rel)
 {
-	char *dir = g_path_get_dirname(rel), *base = g_path_get_basename(rel);
-	char *drel = below(t->stage, dir);
-	int dfd = open_dir_below(store_top(), drel, true), fd = -1;
+	char *dir, *base, *drel;
+	int dfd, fd = -1;
+
+	if (make_stage(t) < 0)
+		return -1;
+	dir = g_path_get_dirname(rel);
+	base = g_path_get_basename(rel);
+	drel = below(t->stage, dir);
+	dfd = open_dir_below(store_top(), drel, true);
 
 	if (dfd >= 0) {
 		fd = openat(dfd, base,

@@ -25,8 +25,8 @@
  * begin() takes the store's lock (series/.kseries.lock, flock: one
  * writer at a time), removes the staging directories killed runs left
  * (series/.WHAT-XXXXXX, and series/NAME/.WHAT-XXXXXX of older versions
- * of kseries), and makes a staging directory of its own,
- * series/.WHAT-XXXXXX, in which new files are written.
+ * of kseries). New files are written in a staging directory of its
+ * own, series/.WHAT-XXXXXX, made when the first one is.
  *
  * commit() then puts everything in place by renames: a new series by one
  * rename of the staging directory, a new directory (vN/, feedback/) by
@@ -44,7 +44,8 @@ struct store_txn {
 	char *name;		/* the series */
 	char *what;		/* names the staging directory */
 	char *sdir;		/* <top>/series/<name>, for messages */
-	char *stage;		/* the staging directory's name in series/ */
+	char *stage;		/* the staging directory's name in series/,
+				 * NULL until a file is staged */
 	char *stage_path;	/* and its path */
 	int lock;		/* series/.kseries.lock, flocked */
 	int top;		/* series/ */

@@ -229,7 +229,9 @@ static void test_stale_staging(void **state)
 	put("s/.importer", "not staging\n");
 	assert_int_equal(stagings(), 3);
 	assert_int_equal(store_txn_begin(&t, "s", "ingest"), 0);
-	/* its own */
+	/* and none of its own until it stages a file */
+	assert_int_equal(stagings(), 0);
+	assert_int_equal(store_txn_write(&t, "v9/x", "x\n", 2), 0);
 	assert_int_equal(stagings(), 1);
 	store_txn_abort(&t);
 	assert_int_equal(stagings(), 0);
