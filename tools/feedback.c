@@ -14,6 +14,8 @@
 #include "rangediff.h"
 #include "review.h"
 #include "run.h"
+#include "series.h"
+#include "store.h"
 #include "subject.h"
 #include "util.h"
 #include "workbench.h"
@@ -361,12 +363,12 @@ static char *make_id(const char *message_id, const char *kind, unsigned n)
 }
 
 /*
- * The records of one ingest, written into feedback/ through a batch:
- * each record whole, all synced together (util.h write_batch).
+ * The records of one ingest, written in one store transaction (store.h):
+ * under the store's lock, each record whole, all synced together.
  */
 struct record_writer {
 	const struct series *s;
-	struct write_batch *batch;	/* opened at the first write */
+	struct store_txn txn;
 	unsigned written, kept;
 };
 
@@ -377,20 +379,6 @@ static int write_item(struct record_writer *w, struct feedback_item *it)
 	size_t old_len = 0;
 	int ret = 0;
 
-	if (!w->batch) {
-		char *rel = g_build_filename("series", w->s->name, "feedback", NULL);
-		char *dir = g_build_filename(w->s->dir, "feedback", NULL);
-		int fd = open_dir_below(store_top(), rel, true);
-
-		if (fd >= 0)
-			w->batch = write_batch_new(fd, dir);
-		g_free(rel);
-		g_free(dir);
-		if (fd < 0) {
-			ret = -1;
-			goto out;
-		}
-	}
 	if (is_file(path) &&
 	    read_file(path, FEEDBACK_MAX_RECORD, &old, &old_len) == 0) {
 		struct feedback_item *prev;
@@ -408,12 +396,14 @@ static int write_item(struct record_writer *w, struct feedback_item *it)
 	if (old && strlen(text) == old_len && !memcmp(text, old, old_len)) {
 		w->kept++;
 	} else {
-		ret = write_batch_add(w->batch, it->id, text, strlen(text));
+		char *rel = g_build_filename("feedback", it->id, NULL);
+
+		ret = store_txn_write(&w->txn, rel, text, strlen(text));
 		if (!ret)
 			w->written++;
+		g_free(rel);
 	}
 	g_free(text);
-out:
 	g_free(old);
 	g_free(path);
 	return ret;
@@ -483,62 +473,86 @@ static void fill_target(struct feedback_item *it, const struct review *r,
 	}
 }
 
-int feedback_ingest(struct series *s, const char *path, unsigned *written,
-		    unsigned *kept)
-{
-	GPtrArray *mails = mail_array_new();
-	GHashTable *vmap = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, NULL);
-	GArray *versions = series_versions(s);
-	int latest = series_latest_version(s);
-	struct record_writer w = { .s = s };
+/* What one ingest works with. */
+struct ingest {
+	struct series *s;
+	GHashTable *vmap;	/* Message-ID → the version it belongs to */
+	GArray *versions;
+	int latest;
 	struct review r;
-	int ret = 0;
+	struct record_writer w;
+};
 
-	*written = *kept = 0;
-	if (!versions->len) {
-		/* a record names the version it was given on */
-		ret = error("series '%s' has no versions: import one first",
-			    s->name);
-		goto out;
-	}
-	/* the stored versions first: they tell each target its version */
-	for (guint i = 0; i < versions->len; i++) {
-		int v = g_array_index(versions, int, i);
-		GPtrArray *files = series_patch_files(s, v, true);
-		char key[64];
-		guint before;
+/* The stored versions first: they tell each target its version. */
+static void map_stored_versions(struct ingest *in, GPtrArray *mails)
+{
+	for (guint i = 0; i < in->versions->len; i++) {
+		int v = g_array_index(in->versions, int, i);
+		GPtrArray *files = series_patch_files(in->s, v, true);
 
 		for (guint f = 0; f < files->len; f++) {
-			before = mails->len;
+			guint before = mails->len;
+
 			if (mail_read_mbox(files->pdata[f], mails) < 0)
 				continue;
 			for (guint k = before; k < mails->len; k++)
-				map_version(vmap, ((struct mail *)mails->pdata[k])
-							  ->message_id, v);
+				map_version(in->vmap, ((struct mail *)mails->pdata[k])
+							      ->message_id, v);
 		}
 		g_ptr_array_unref(files);
-		g_snprintf(key, sizeof(key), "version.%d.message-id", v);
-		map_version(vmap, series_get(s, key), v);
-		g_snprintf(key, sizeof(key), "version.%d.in-reply-to", v);
-		map_version(vmap, series_get(s, key), v);
+		map_version(in->vmap, series_version_get(in->s, v, "message-id"), v);
+		map_version(in->vmap, series_version_get(in->s, v, "in-reply-to"),
+			    v);
 	}
-	if (mail_read_mbox(path, mails) < 0) {
-		ret = -1;
-		goto out;
+}
+
+/* The record of comment c (given in rm, numbered index). */
+static struct feedback_item *comment_item(struct ingest *in,
+					  const struct review_comment *c,
+					  const struct review_message *rm,
+					  bool quoted, unsigned index)
+{
+	struct feedback_item *it = g_new0(struct feedback_item, 1);
+
+	it->kind = g_strdup("comment");
+	it->id = make_id(c->reply_id, it->kind, index);
+	it->message_id = bracket(c->reply_id);
+	it->index = index;
+	if (quoted) {
+		it->from = *c->author_email ?
+			g_strdup_printf("%s <%s>", c->author_name, c->author_email) :
+			g_strdup(c->author_name);
+		it->quoted_in = bracket(rm->mail->message_id);
+	} else {
+		it->from = g_strdup(rm->mail->from);
 	}
-	review_init(&r);
-	review_extract(&r, mails);
+	it->date = date_of(rm->mail);
+	fill_target(it, &in->r, rm, in->vmap, in->versions, in->latest);
+	if (c->is_inline) {
+		it->file = g_strdup(c->file);
+		it->side = c->side;
+		it->line = c->line;
+		it->quote = g_strdup(c->quote);
+	}
+	it->text = g_strdup(c->text);
+	return it;
+}
+
+/* The comments: the repliers' own, then the ones quoted from elsewhere. */
+static int ingest_comments(struct ingest *in)
+{
+	const struct review *r = &in->r;
 	GHashTable *done = g_hash_table_new_full(g_str_hash, g_str_equal,
 						 g_free, NULL);
 	GHashTable *qcount = g_hash_table_new(g_str_hash, g_str_equal);
+	int ret = 0;
 
-	for (guint i = 0; i < r.comments->len + r.quoted->len && !ret; i++) {
-		bool quoted = i >= r.comments->len;
+	for (guint i = 0; i < r->comments->len + r->quoted->len && !ret; i++) {
+		bool quoted = i >= r->comments->len;
 		const struct review_comment *c = quoted ?
-			r.quoted->pdata[i - r.comments->len] : r.comments->pdata[i];
+			r->quoted->pdata[i - r->comments->len] : r->comments->pdata[i];
 		const struct review_message *rm =
-			review_find(&r, quoted ? c->quoted_in : c->reply_id);
+			review_find(r, quoted ? c->quoted_in : c->reply_id);
 		struct feedback_item *it;
 		unsigned index = c->index;
 
@@ -550,43 +564,56 @@ int feedback_ingest(struct series *s, const char *path, unsigned *written,
 			g_hash_table_insert(qcount, (gpointer)c->reply_id,
 					    GUINT_TO_POINTER(index + 1));
 		}
-		it = g_new0(struct feedback_item, 1);
-		it->kind = g_strdup("comment");
-		it->id = make_id(c->reply_id, it->kind, index);
+		it = comment_item(in, c, rm, quoted, index);
 		if (g_hash_table_contains(done, it->id)) {
 			/* quoted again by another reply: the first one wins */
 			feedback_item_free(it);
 			continue;
 		}
 		g_hash_table_add(done, g_strdup(it->id));
-		it->message_id = bracket(c->reply_id);
-		it->index = index;
-		if (quoted) {
-			it->from = *c->author_email ?
-				g_strdup_printf("%s <%s>", c->author_name, c->author_email) :
-				g_strdup(c->author_name);
-			it->quoted_in = bracket(rm->mail->message_id);
-		} else {
-			it->from = g_strdup(rm->mail->from);
-		}
-		it->date = date_of(rm->mail);
-		fill_target(it, &r, rm, vmap, versions, latest);
-		if (c->is_inline) {
-			it->file = g_strdup(c->file);
-			it->side = c->side;
-			it->line = c->line;
-			it->quote = g_strdup(c->quote);
-		}
-		it->text = g_strdup(c->text);
-		if (write_item(&w, it) < 0)
+		if (write_item(&in->w, it) < 0)
 			ret = -1;
 		feedback_item_free(it);
 	}
-	GHashTable *tcount = g_hash_table_new(g_str_hash, g_str_equal);
+	g_hash_table_destroy(qcount);
+	g_hash_table_destroy(done);
+	return ret;
+}
 
-	for (guint i = 0; i < r.trailers->len && !ret; i++) {
-		const struct review_trailer *t = r.trailers->pdata[i];
-		const struct review_message *rm = review_find(&r, t->given_in);
+/* The record of trailer t, the n-th given in rm. */
+static struct feedback_item *trailer_item(struct ingest *in,
+					  const struct review_trailer *t,
+					  const struct review_message *rm,
+					  unsigned n)
+{
+	struct feedback_item *it = g_new0(struct feedback_item, 1);
+
+	it->kind = g_strdup("trailer");
+	it->id = make_id(rm->mail->message_id, it->kind, n);
+	it->message_id = bracket(rm->mail->message_id);
+	it->index = n;
+	it->from = g_strdup(rm->mail->from);
+	it->date = date_of(rm->mail);
+	fill_target(it, &in->r, rm, in->vmap, in->versions, in->latest);
+	it->trailer = *t->email ?
+		g_strdup_printf("%s: %s <%s>", t->kind, t->name, t->email) :
+		g_strdup_printf("%s: %s", t->kind, t->name);
+	it->scope = g_strdup(review_scope_name(t->scope));
+	it->applies_to = g_ptr_array_new_with_free_func(g_free);
+	for (guint k = 0; k < t->applies_to->len; k++)
+		g_ptr_array_add(it->applies_to, bracket(t->applies_to->pdata[k]));
+	it->text = g_strdup("");
+	return it;
+}
+
+static int ingest_trailers(struct ingest *in)
+{
+	GHashTable *tcount = g_hash_table_new(g_str_hash, g_str_equal);
+	int ret = 0;
+
+	for (guint i = 0; i < in->r.trailers->len && !ret; i++) {
+		const struct review_trailer *t = in->r.trailers->pdata[i];
+		const struct review_message *rm = review_find(&in->r, t->given_in);
 		struct feedback_item *it;
 		unsigned n;
 
@@ -594,39 +621,47 @@ int feedback_ingest(struct series *s, const char *path, unsigned *written,
 			continue;
 		n = GPOINTER_TO_UINT(g_hash_table_lookup(tcount, rm->id));
 		g_hash_table_insert(tcount, rm->id, GUINT_TO_POINTER(n + 1));
-		it = g_new0(struct feedback_item, 1);
-		it->kind = g_strdup("trailer");
-		it->id = make_id(rm->mail->message_id, it->kind, n);
-		it->message_id = bracket(rm->mail->message_id);
-		it->index = n;
-		it->from = g_strdup(rm->mail->from);
-		it->date = date_of(rm->mail);
-		fill_target(it, &r, rm, vmap, versions, latest);
-		it->trailer = *t->email ?
-			g_strdup_printf("%s: %s <%s>", t->kind, t->name, t->email) :
-			g_strdup_printf("%s: %s", t->kind, t->name);
-		it->scope = g_strdup(review_scope_name(t->scope));
-		it->applies_to = g_ptr_array_new_with_free_func(g_free);
-		for (guint k = 0; k < t->applies_to->len; k++)
-			g_ptr_array_add(it->applies_to,
-					bracket(t->applies_to->pdata[k]));
-		it->text = g_strdup("");
-		if (write_item(&w, it) < 0)
+		it = trailer_item(in, t, rm, n);
+		if (write_item(&in->w, it) < 0)
 			ret = -1;
 		feedback_item_free(it);
 	}
 	g_hash_table_destroy(tcount);
-	g_hash_table_destroy(qcount);
-	g_hash_table_destroy(done);
-	review_release(&r);
-	if (!ret && w.batch && write_batch_commit(w.batch) < 0)
-		ret = -1;
-	write_batch_free(w.batch);
-	*written = w.written;
-	*kept = w.kept;
+	return ret;
+}
+
+int feedback_ingest(struct series *s, const char *path, unsigned *written,
+		    unsigned *kept)
+{
+	GPtrArray *mails = mail_array_new();
+	struct ingest in = { .s = s, .w.s = s };
+	int ret = -1;
+
+	*written = *kept = 0;
+	in.vmap = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	in.versions = series_versions(s);
+	in.latest = series_latest_version(s);
+	if (!in.versions->len) {
+		/* a record names the version it was given on */
+		error("series '%s' has no versions: import one first", s->name);
+		goto out;
+	}
+	map_stored_versions(&in, mails);
+	if (mail_read_mbox(path, mails) < 0)
+		goto out;
+	review_init(&in.r);
+	review_extract(&in.r, mails);
+	if (store_txn_begin(&in.w.txn, s->name, "ingest") == 0) {
+		ret = ingest_comments(&in) < 0 || ingest_trailers(&in) < 0 ||
+		      store_txn_commit(&in.w.txn) < 0 ? -1 : 0;
+	}
+	store_txn_abort(&in.w.txn);
+	review_release(&in.r);
+	*written = in.w.written;
+	*kept = in.w.kept;
 out:
-	g_array_unref(versions);
-	g_hash_table_destroy(vmap);
+	g_array_unref(in.versions);
+	g_hash_table_destroy(in.vmap);
 	g_ptr_array_unref(mails);
 	return ret;
 }

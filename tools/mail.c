@@ -794,6 +794,34 @@ fail:
 	return -1;
 }
 
+int mail_reader_raw(struct mail_reader *rd, gint64 offset, size_t size,
+		    unsigned nr, char **out)
+{
+	char *buf;
+	ssize_t n;
+
+	if (rd->fd < 0) {
+		if (offset < 0 || (size_t)offset > rd->mem_len ||
+		    size > rd->mem_len - (size_t)offset)
+			return error("%s: message %u is gone", rd->name, nr);
+		*out = g_strndup(rd->mem + offset, size);
+		return 0;
+	}
+	buf = g_malloc(size + 1);
+	do
+		n = pread(rd->fd, buf, size, (off_t)offset);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 || (size_t)n != size) {
+		g_free(buf);
+		return n < 0 ? error_errno("cannot read '%s'", rd->name) :
+			       error("%s: message %u is gone: the file changed",
+				     rd->name, nr);
+	}
+	buf[size] = '\0';
+	*out = buf;
+	return 0;
+}
+
 int mail_reader_reread(struct mail_reader *rd, const struct mail *m,
 		       struct mail **out)
 {

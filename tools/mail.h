@@ -133,6 +133,16 @@ int mail_reader_next(struct mail_reader *rd, struct mail **out);
 int mail_reader_reread(struct mail_reader *rd, const struct mail *m,
 		       struct mail **out);
 
+/*
+ * The bytes of a message as they are in the mbox (From_ line included,
+ * mboxrd escaping kept: struct mail's raw), read again by the offset and
+ * size it was read at, without parsing it: for callers that copy
+ * messages through and do not keep them. *out is new (NUL-terminated,
+ * the caller frees it). Returns 0, or -1 with one error printed.
+ */
+int mail_reader_raw(struct mail_reader *rd, gint64 offset, size_t size,
+		    unsigned nr, char **out);
+
 void mail_reader_close(struct mail_reader *rd);
 
 /* A new array whose elements are freed with mail_free(). */

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "anchor.h"
+#include "posting.h"
 #include "review.h"
 #include "trailer.h"
 #include "util.h"
@@ -1087,22 +1088,23 @@ static void infer_target(struct review_message *rm, const GArray *arr)
 
 /* ---- the whole mbox ---- */
 
+/* posting.h decides; review keeps the files a patch touches */
 static enum review_kind classify(const struct mail *m, struct review_message *rm)
 {
-	subject_parse(m->subject ? m->subject : "", &rm->subj);
-	patch_init(&rm->patch);
-	if (!rm->subj.patch || rm->subj.reply)
-		return REVIEW_REPLY;
-	if (m->body && patch_parse(&rm->patch, m->body, m->body_len)) {
-		rm->files = g_ptr_array_new_with_free_func(g_free);
-		for (guint f = 0; f < rm->patch.files->len; f++) {
-			const struct patch_file *pf = rm->patch.files->pdata[f];
+	enum posting_kind k = posting_classify(m->subject, m->body, m->body_len,
+					       &rm->subj, &rm->patch);
 
-			g_ptr_array_add(rm->files, g_strdup(pf->path));
-		}
-		return REVIEW_PATCH;
+	if (k == POSTING_REPLY)
+		return REVIEW_REPLY;
+	if (k == POSTING_COVER)
+		return REVIEW_COVER;
+	rm->files = g_ptr_array_new_with_free_func(g_free);
+	for (guint f = 0; f < rm->patch.files->len; f++) {
+		const struct patch_file *pf = rm->patch.files->pdata[f];
+
+		g_ptr_array_add(rm->files, g_strdup(pf->path));
 	}
-	return REVIEW_COVER;
+	return REVIEW_PATCH;
 }
 
 /*
