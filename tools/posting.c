@@ -12,6 +12,9 @@ enum posting_kind posting_classify(const char *subject, const char *body,
 				   size_t len, struct subject *subj,
 				   struct patch *patch)
 {
+	struct patch own;
+	enum posting_kind kind;
+
 	subject_parse(subject ? subject : "", subj);
 	if (patch)
 		patch_init(patch);
@@ -22,7 +25,11 @@ enum posting_kind posting_classify(const char *subject, const char *body,
 	if (patch)
 		return patch_parse(patch, body, len) ? POSTING_PATCH :
 						       POSTING_COVER;
-	return patch_has_diff(body, len) ? POSTING_PATCH : POSTING_COVER;
+	patch = &own;
+	patch_init(patch);
+	kind = patch_parse(patch, body, len) ? POSTING_PATCH : POSTING_COVER;
+	patch_release(patch);
+	return kind;
 }
 
 int posting_index(enum posting_kind kind, const struct subject *subj)
