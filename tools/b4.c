@@ -12,6 +12,7 @@
 #include "b4.h"
 #include "format.h"
 #include "ident.h"
+#include "posting.h"
 #include "run.h"
 #include "series.h"
 #include "util.h"
@@ -253,7 +254,7 @@ static int am_patches(const char *wt, const struct formatted *f,
 	for (guint i = 0; i < f->files->len; i++) {
 		const struct format_file *ff = f->files->pdata[i];
 
-		if (starts_with(ff->name, "0000-"))
+		if (posting_file_kind(ff->name) == POSTING_COVER)
 			continue;
 		g_ptr_array_add(am, g_build_filename(tmp, ff->name, NULL));
 	}

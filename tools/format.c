@@ -15,6 +15,7 @@
 #include "format.h"
 #include "ident.h"
 #include "mail.h"
+#include "posting.h"
 #include "recipients.h"
 #include "run.h"
 #include "scratch.h"
@@ -1479,7 +1480,7 @@ static int format_read_mails(struct format_job *j)
 		ff->name = g_strdup(names->pdata[i]);
 		ff->text = g_string_new_len(buf, (gssize)len);
 		g_free(buf);
-		if (starts_with(ff->name, "0000-")) {
+		if (posting_file_kind(ff->name) == POSTING_COVER) {
 			add_change_id(ff->text, f->change_id);
 		} else {
 			if (k < j->patches->len)

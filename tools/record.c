@@ -11,6 +11,7 @@
 #include "apply.h"
 #include "format.h"
 #include "mail.h"
+#include "posting.h"
 #include "record.h"
 #include "run.h"
 #include "subject.h"
@@ -745,7 +746,7 @@ static int write_version(struct rec *r, GPtrArray *files, bool *changed)
 		struct out_file *f = files->pdata[i];
 		char *p = g_build_filename(vdir, f->name, NULL);
 
-		if (!starts_with(f->name, "0000-"))
+		if (posting_file_kind(f->name) != POSTING_COVER)
 			ret = put(p, f->text, changed);
 		g_free(p);
 	}

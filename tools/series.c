@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <git2.h>
 
+#include "posting.h"
 #include "scratch.h"
 #include "series.h"
 #include "util.h"
@@ -682,7 +683,7 @@ GPtrArray *series_patch_files(const struct series *s, int version,
 		if (n < 11 || !g_ascii_isdigit(de->d_name[0]) ||
 		    strcmp(de->d_name + n - 6, ".patch"))
 			continue;
-		if (!with_cover && starts_with(de->d_name, "0000-"))
+		if (!with_cover && posting_file_kind(de->d_name) == POSTING_COVER)
 			continue;
 		g_ptr_array_add(files, g_build_filename(dir, de->d_name, NULL));
 	}

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "format.h"
 #include "mail.h"
+#include "posting.h"
 #include "stage.h"
 #include "subject.h"
 #include "util.h"
@@ -189,7 +190,7 @@ void stage_format(struct check_ctx *ctx, struct stage_result *r)
 
 	for (guint i = 0; i < all->len; i++) {
 		char *base = g_path_get_basename(all->pdata[i]);
-		bool cover = g_str_has_prefix(base, "0000-");
+		bool cover = posting_file_kind(base) == POSTING_COVER;
 		int k = cover ? 0 : (int)i + (all->len > ctx->files->len ? 0 : 1);
 
 		g_free(base);

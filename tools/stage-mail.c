@@ -19,6 +19,7 @@
 #include "check.h"
 #include "format.h"
 #include "mail.h"
+#include "posting.h"
 #include "recipients.h"
 #include "run.h"
 #include "scratch.h"
@@ -64,7 +65,7 @@ static void check_checkpatch(struct check_ctx *ctx, struct formatted *f,
 	for (guint i = 0; i < f->files->len; i++) {
 		const struct format_file *ff = f->files->pdata[i];
 
-		if (!starts_with(ff->name, "0000-"))
+		if (posting_file_kind(ff->name) != POSTING_COVER)
 			g_ptr_array_add(argv, g_build_filename(tmp, ff->name,
 							       NULL));
 	}
@@ -128,7 +129,7 @@ static void check_prefixes(const struct formatted *f, struct stage_result *r)
 		GPtrArray *want = g_ptr_array_new();
 		GPtrArray *mails = mail_array_new();
 
-		if (starts_with(ff->name, "0000-"))
+		if (posting_file_kind(ff->name) == POSTING_COVER)
 			goto next;
 		recipients_touched(ff->text->str, ff->text->len, paths);
 		for (guint n = 0; n < notes->len; n++) {
@@ -205,7 +206,7 @@ void format_check(struct check_ctx *ctx, struct stage_result *r)
 	for (guint i = 0; i < f.files->len; i++) {
 		const struct format_file *ff = f.files->pdata[i];
 
-		if (!starts_with(ff->name, "0000-") &&
+		if (posting_file_kind(ff->name) != POSTING_COVER &&
 		    !format_signed_off(ff->text->str, ff->text->len))
 			finding_add(r, "mail", ff->name, 0, "error",
 				    "no Signed-off-by", atoi(ff->name));
