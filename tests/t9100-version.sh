@@ -80,4 +80,13 @@ test_expect_success 'a command answers -h outside a store, with its options' '
 	grep "not in a kseries store" err
 '
 
+test_expect_success 'every command answers -h on stdout, exit 0' '
+	for cmd in $(kseries -h | sed -n "/^commands:/,\$ s/^  \([a-z0-9-]*\) .*/\1/p"); do
+		kseries "$cmd" -h >out 2>err ||
+		{ echo "kseries $cmd -h failed"; return 1; }
+		grep -q "^usage: kseries $cmd" out &&
+		test_line_count = 0 err || return 1
+	done
+'
+
 test_done

@@ -75,7 +75,7 @@ int cmd_list(int argc, const char **argv)
 	names = series_list_names();
 	for (guint i = 0; i < names->len; i++) {
 		struct series s;
-		char key[64], *check;
+		char *check;
 		const char *origin;
 		bool unreadable;
 		unsigned open;
@@ -86,8 +86,7 @@ int cmd_list(int argc, const char **argv)
 			continue;
 		}
 		v = series_latest_version(&s);
-		snprintf(key, sizeof(key), "version.%d.origin", v);
-		origin = series_get(&s, key);
+		origin = series_version_get(&s, v, "origin");
 		check = last_check(s.name, v);
 		open = count_open(&s, v, &unreadable);
 		if (unreadable)

@@ -93,8 +93,11 @@ static int review_extract_cmd(int argc, const char **argv)
 
 int cmd_review(int argc, const char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+	if (argc < 2)
 		usage(review_usage);
+	/* -h answers with extract's options, on stdout */
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return review_extract_cmd(argc, argv);
 	if (!strcmp(argv[1], "extract"))
 		return review_extract_cmd(argc - 1, argv + 1);
 	error("unknown review subcommand '%s'", argv[1]);

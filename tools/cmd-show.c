@@ -36,11 +36,8 @@ static int show_version(const struct series *s, int v)
 
 	printf("\nv%d\n", v);
 	for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
-		char key[64];
-		const char *val;
+		const char *val = series_version_get(s, v, keys[i]);
 
-		snprintf(key, sizeof(key), "version.%d.%s", v, keys[i]);
-		val = series_get(s, key);
 		if (val)
 			printf("  %-12s %s\n", keys[i], val);
 	}

@@ -393,7 +393,7 @@ static bool negatable(const struct option *o)
 void parse_options_help(FILE *fp, const char *cmd,
 			const struct option *opts, const char *usagestr)
 {
-	bool any_config = false;
+	GString *config_names = g_string_new(NULL);
 
 	fprintf(fp, "usage: %s\n", usagestr);
 	if (opts->type != OPTION_END)
@@ -422,9 +422,21 @@ void parse_options_help(FILE *fp, const char *cmd,
 					       (int)(26 - left->len), "");
 		fprintf(fp, "%s%s\n", left->str, o->help ? o->help : "");
 		g_string_free(left, TRUE);
-		any_config |= o->long_name && !(o->flags & PARSE_OPT_NOCONFIG);
+		if (o->long_name && !(o->flags & PARSE_OPT_NOCONFIG)) {
+			const char *nl = strrchr(config_names->str, '\n');
+			size_t col = config_names->len -
+				     (nl ? (size_t)(nl + 1 - config_names->str) : 0);
+
+			if (config_names->len)
+				g_string_append(config_names, ",");
+			g_string_append(config_names,
+					col + strlen(o->long_name) > 72 ?
+					"\n    " : " ");
+			g_string_append(config_names, o->long_name);
+		}
 	}
-	if (cmd && any_config)
-		fprintf(fp, "\nAn option not given is read from git config "
-			"kseries.%s.<option>.\n", cmd);
+	if (cmd && config_names->len)
+		fprintf(fp, "\nRead from git config kseries.%s.<option> when not "
+			"given:\n   %s\n", cmd, config_names->str);
+	g_string_free(config_names, TRUE);
 }

@@ -130,7 +130,7 @@ int parse_options(int argc, const char **argv, const char *cmd,
 /*
  * Prints "usage: <usagestr>", a blank line and one line per option
  * (git's layout: "    -w, --worktree DIR    help") to fp; with cmd, a
- * last line names the config keys.
+ * last line names the options git config may set.
  */
 void parse_options_help(FILE *fp, const char *cmd,
 			const struct option *opts, const char *usagestr);
