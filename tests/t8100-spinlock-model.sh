@@ -1,5 +1,5 @@
 #!/bin/bash
-test_description='binder-alloc-spinlock: the spin model finds the v1 race and verifies v2'
+test_description='binder-alloc-spinlock: the spin model finds the v1 race'
 
 . "$(dirname "$0")/lib.sh"
 
@@ -58,24 +58,10 @@ if test_have_prereq SPIN; then
 		while IFS= read -r line; do say "$line"; done
 fi
 
-test_expect_success SPIN 'v2 is verified: safety and liveness under weak fairness' '
-	"$CHECK" V2 >v2.out 2>&1 &&
-	cat v2.out &&
-	grep -q "V2 safety: .*errors: 0" v2.out &&
-	grep -q "V2 liveness: .*errors: 0" v2.out &&
-	! grep -q "counterexample" v2.out
-'
-
-test_expect_success SPIN 'the retry is correct before the lock conversion too (MID)' '
-	"$CHECK" MID >mid.out 2>&1
-'
-
-test_expect_success SPIN 'the model of v7.2.13 itself holds (BASE)' '
-	"$CHECK" BASE >base.out 2>&1
-'
+# v2, v3, v7.2.13 and patch 3 alone: t8103
 
 test_expect_success SPIN 'check rejects an unknown protocol' '
-	test_expect_code 2 "$CHECK" V3 2>err &&
+	test_expect_code 2 "$CHECK" V9 2>err &&
 	grep -q usage err
 '
 
