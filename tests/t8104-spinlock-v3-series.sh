@@ -101,12 +101,15 @@ test_expect_success BASETREE 'checkpatch --strict: no errors, only warnings abou
 	test_line_count = 0 bad
 '
 
-test_expect_success 'series.conf: version 3 is ours, with its model, kunitconfig and arch' '
+# The x86_64 kunitconfig is kept for the manual runs (NOTES): the
+# version does not name it until the stage's x86_64 path has run for
+# real, so check runs its KUnit test on UML.
+test_expect_success 'series.conf: version 3 is ours, with its model; the x86_64 kunitconfig' '
 	conf=$SRC_DIR/series/binder-alloc-spinlock/series.conf &&
 	test "$(git config -f "$conf" version.3.origin)" = ours &&
 	test "$(git config -f "$conf" version.3.model)" = V3 &&
-	test "$(git config -f "$conf" version.3.kunit-arch)" = x86_64 &&
-	kc=$(git config -f "$conf" version.3.kunitconfig) &&
+	test -z "$(git config -f "$conf" version.3.kunit-arch)" &&
+	kc=kunit/x86_64.kunitconfig &&
 	test -f "$SRC_DIR/series/binder-alloc-spinlock/$kc" &&
 	grep -q "^CONFIG_PREEMPT=y$" "$SRC_DIR/series/binder-alloc-spinlock/$kc" &&
 	grep -q "^CONFIG_SMP=y$" "$SRC_DIR/series/binder-alloc-spinlock/$kc" &&
