@@ -21,26 +21,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# make_series NAME N-PATCHES: a version 1 of ours, To/Cc in series.conf
-make_series() {
-	local w=$TRASH/work-$1 i
-	git clone -q "$BASE" "$w" &&
-	for i in $(seq 1 "$2"); do
-		echo "int $1_$i;" >>"$w/drivers/demo/demo.c" &&
-		git -C "$w" commit -q -am "demo: add $1 $i" -m "Why $i." || return 1
-	done &&
-	mkdir -p "$STORE/series/$1/v1" &&
-	git -C "$w" format-patch -q --cover-letter --base=v7.2.13 \
-		-o "$STORE/series/$1/v1" v7.2.13..HEAD &&
-	conf=$STORE/series/$1/series.conf &&
-	git config -f "$conf" series.title "demo: add $1" &&
-	git config -f "$conf" series.change-id "20260101-$1-0123456789ab" &&
-	git config -f "$conf" series.prefix PATCH &&
-	git config -f "$conf" series.to "Demo List <list@example.org>" &&
-	git config -f "$conf" series.cc "Rex Reviewer <rex@example.org>" &&
-	git config -f "$conf" version.1.origin ours
-}
-
 test_expect_success SMTP 'setup: base tree, sender identity, two series' '
 	git init -q -b master "$BASE" &&
 	mkdir -p "$BASE/drivers/demo" &&
