@@ -159,6 +159,32 @@ void stage_keep_new(struct stage_result *after, struct stage_result *before);
 GPtrArray *stage_touched_with_suffix(const struct check_ctx *ctx,
 				     const char *suffix, const char *prefix);
 
+/* ---- checkpatch.pl, for the checkpatch and mail stages (stage-checkpatch.c) ---- */
+struct run_result;
+
+/* A "FILE:LINE: SEVERITY:TYPE: message" line of checkpatch's output. */
+struct checkpatch_line {
+	char *file;		/* as checkpatch names it */
+	int line;		/* of that file */
+	enum severity sev;	/* SEV_ERROR, SEV_WARNING or SEV_CHECK */
+	char *message;		/* "TYPE: message", as checkpatch wrote it */
+};
+
+void checkpatch_line_free(struct checkpatch_line *l);
+/* tree's scripts/checkpatch.pl when it has one, else NULL; new string. */
+char *checkpatch_script(const char *tree);
+/*
+ * tree's checkpatch.pl --strict --terse --show-types --no-summary, with
+ * commit ids not looked up (a release tarball has no history), on the
+ * mails at paths (NULL-terminated) in one run, in tree, given --root
+ * root when root is not NULL. Its exit and output in *res (release it
+ * with run_result_release()); -1 when it could not be run.
+ */
+int checkpatch_run_mails(const char *tree, const char *root,
+			 const char *const *paths, struct run_result *res);
+/* The finding lines of checkpatch's output out: struct checkpatch_line *. */
+GPtrArray *checkpatch_parse(const char *out);
+
 /* ---- the stages (tools/stage-NAME.c); each never fails: see check.h ---- */
 /*
  * The first: applies the version to its base, and fills ctx's base
