@@ -41,7 +41,6 @@ struct finding {
 	char *file;		/* tree path, or the patch file's name */
 	int line;		/* 0 when none */
 	enum severity sev;
-	const char *severity;	/* severity_name(sev), borrowed */
 	char *message;
 	int patch;		/* 1-based patch it concerns, 0 for the series */
 };
@@ -84,13 +83,6 @@ bool stage_result_cacheable(const struct stage_result *r);
 void stage_finding(struct stage_result *r, const char *tool,
 		   struct finding_pos at, enum severity sev,
 		   const char *fmt, ...) G_GNUC_PRINTF(5, 6);
-/*
- * The form of stage_finding() with the severity by name, for the mail
- * stage until it takes the form above; an unknown name is a warning.
- */
-void finding_add(struct stage_result *r, const char *tool, const char *file,
-		 int line, const char *severity, const char *message,
-		 int patch);
 void finding_free(struct finding *f);
 /* The finding's identity: tool, file and message with white space folded. */
 char *finding_id(const struct finding *f);
