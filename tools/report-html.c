@@ -490,7 +490,7 @@ static void findings_list(const struct stage_result *r, const char *log,
 		if (f->line)
 			g_string_append_printf(page, ":%d", f->line);
 		g_string_append(page, "</code> ");
-		esc(page, f->severity);
+		esc(page, severity_name(f->sev));
 		g_string_append(page, ": ");
 		esc(page, f->message);
 		if (f->patch)

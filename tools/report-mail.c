@@ -283,7 +283,7 @@ static bool is_per_patch(const char *stage)
 
 static bool counts(const struct finding *f)
 {
-	return strcmp(f->severity, "note") != 0;
+	return f->sev != SEV_NOTE;
 }
 
 /* A stage's verdict on patch k: its findings there, or its status. */
@@ -301,7 +301,7 @@ static const char *patch_verdict(const struct stage_result *r, int k,
 		if (f->patch != k || !counts(f))
 			continue;
 		(*n)++;
-		err |= !strcmp(f->severity, "error");
+		err |= f->sev == SEV_ERROR;
 	}
 	return err ? "fail" : *n ? "warn" : "pass";
 }
@@ -370,7 +370,7 @@ static void finding_line(GString *out, const struct stage_result *r,
 	if (f->line)
 		g_string_append_printf(out, ":%d", f->line);
 	g_string_append(out, ": ");
-	append_line(out, f->severity);
+	append_line(out, severity_name(f->sev));
 	g_string_append(out, ": ");
 	append_line(out, f->message);
 	g_string_append_printf(out, " [%s]\n", r->name);

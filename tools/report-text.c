@@ -20,10 +20,10 @@ void report_text_result(const struct check_ctx *ctx,
 	       r->cached ? "(cached) " : "", r->summary ? r->summary : "");
 	if (f && f->line)
 		printf("\n%33s first: %s:%d: %s: %s", "", f->file, f->line,
-		       f->severity, f->message);
+		       severity_name(f->sev), f->message);
 	else if (f)
 		printf("\n%33s first: %s: %s: %s", "", *f->file ? f->file : "series",
-		       f->severity, f->message);
+		       severity_name(f->sev), f->message);
 	printf("\n");
 	fflush(stdout);
 }

@@ -65,64 +65,125 @@ static GArray *mailed_line_map(const char *stored, const char *mailed)
 	return map;
 }
 
-/*
- * checkpatch's "FILE:LINE: TYPE:KIND: message" lines of patch n (file
- * base), their lines given in the stored file through map.
- */
-static void parse_checkpatch(struct stage_result *r, const char *out,
-			     const char *base, int n, const GArray *map)
+void checkpatch_line_free(struct checkpatch_line *l)
 {
+	if (!l)
+		return;
+	g_free(l->file);
+	g_free(l->message);
+	g_free(l);
+}
+
+GPtrArray *checkpatch_parse(const char *out)
+{
+	GPtrArray *found = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)checkpatch_line_free);
+	GRegex *re = g_regex_new("^(.*?):([0-9]+): (ERROR|WARNING|CHECK):(.*)$",
+				 0, 0, NULL);
 	char **lines = g_strsplit(out, "\n", -1);
 
 	for (char **l = lines; *l; l++) {
-		char *p = strstr(*l, ": ");
-		enum severity sev;
-		char *colon, *lineno;
-		int line = 0;
+		struct checkpatch_line *cl;
+		GMatchInfo *mi;
+		char *sev, *line;
 
-		if (!p)
+		if (!g_regex_match(re, *l, 0, &mi)) {
+			g_match_info_free(mi);
 			continue;
-		p += 2;
-		if (g_str_has_prefix(p, "ERROR:"))
-			sev = SEV_ERROR;
-		else if (g_str_has_prefix(p, "WARNING:"))
-			sev = SEV_WARNING;
-		else if (g_str_has_prefix(p, "CHECK:"))
-			sev = SEV_CHECK;
-		else
-			continue;
-		lineno = strchr(*l, ':');
-		if (lineno)
-			line = atoi(lineno + 1);
-		if (line > 0 && (guint)line < map->len)
-			line = g_array_index(map, int, line);
-		colon = strchr(p, ':');
-		stage_finding(r, "checkpatch", AT(base, line, n), sev, "%s",
-			      colon + 1);
+		}
+		cl = g_new0(struct checkpatch_line, 1);
+		cl->file = g_match_info_fetch(mi, 1);
+		line = g_match_info_fetch(mi, 2);
+		cl->line = atoi(line);
+		sev = g_match_info_fetch(mi, 3);
+		cl->sev = !strcmp(sev, "ERROR") ? SEV_ERROR :
+			  !strcmp(sev, "WARNING") ? SEV_WARNING : SEV_CHECK;
+		cl->message = g_match_info_fetch(mi, 4);
+		g_ptr_array_add(found, cl);
+		g_free(line);
+		g_free(sev);
+		g_match_info_free(mi);
 	}
 	g_strfreev(lines);
+	g_regex_unref(re);
+	return found;
 }
 
-/*
- * checkpatch.pl (cp) on patch i as format mails it (sender's From: and
- * sign-off), written in tmp. -1 when it could not be run (r says why).
- */
-static int checkpatch_one(struct check_ctx *ctx, struct stage_result *r,
-			  const char *cp, const char *tmp, guint i,
-			  GString *log)
+char *checkpatch_script(const char *tree)
 {
-	char *base = g_path_get_basename(ctx->files->pdata[i]);
-	char *path = g_build_filename(tmp, base, NULL);
+	char *cp = g_build_filename(tree, "scripts", "checkpatch.pl", NULL);
+
+	if (is_file(cp))
+		return cp;
+	g_free(cp);
+	return NULL;
+}
+
+int checkpatch_run_mails(const char *tree, const char *root,
+			 const char *const *paths, struct run_result *res)
+{
+	char *cp = checkpatch_script(tree);
+	GPtrArray *argv = g_ptr_array_new();
 	/*
 	 * The base is a release tarball without history: commit ids
 	 * cannot be looked up there, so that check says nothing.
 	 */
-	const char *argv[] = { "perl", cp, "--strict", "--terse",
-			       "--show-types", "--no-summary",
-			       "--ignore", "UNKNOWN_COMMIT_ID",
-			       "--root", ctx->tree, path, NULL };
-	struct run_opts o = { .dir = ctx->tree, .capture_out = true,
+	const char *const opts[] = { "perl", cp, "--strict", "--terse",
+				     "--show-types", "--no-summary",
+				     "--ignore", "UNKNOWN_COMMIT_ID" };
+	struct run_opts o = { .dir = tree, .capture_out = true,
 			      .capture_err = true, .timeout = 600 };
+	int ret = -1;
+
+	if (!cp)
+		goto out;
+	for (size_t i = 0; i < G_N_ELEMENTS(opts); i++)
+		g_ptr_array_add(argv, (char *)opts[i]);
+	if (root) {
+		g_ptr_array_add(argv, (char *)"--root");
+		g_ptr_array_add(argv, (char *)root);
+	}
+	for (size_t i = 0; paths[i]; i++)
+		g_ptr_array_add(argv, (char *)paths[i]);
+	g_ptr_array_add(argv, NULL);
+	ret = run_argv((const char *const *)argv->pdata, &o, res);
+out:
+	g_ptr_array_unref(argv);
+	g_free(cp);
+	return ret;
+}
+
+/*
+ * checkpatch's findings in res for patch n (file base), their lines
+ * given in the stored file through map.
+ */
+static void checkpatch_findings(struct stage_result *r, const char *out,
+				const char *base, int n, const GArray *map)
+{
+	GPtrArray *found = checkpatch_parse(out);
+
+	for (guint i = 0; i < found->len; i++) {
+		const struct checkpatch_line *cl = found->pdata[i];
+		int line = cl->line;
+
+		if (line > 0 && (guint)line < map->len)
+			line = g_array_index(map, int, line);
+		stage_finding(r, "checkpatch", AT(base, line, n), cl->sev,
+			      "%s", cl->message);
+	}
+	g_ptr_array_unref(found);
+}
+
+/*
+ * checkpatch.pl on patch i as format mails it (sender's From: and
+ * sign-off), written in tmp. -1 when it could not be run (r says why).
+ */
+static int checkpatch_one(struct check_ctx *ctx, struct stage_result *r,
+			  const char *tmp, guint i, GString *log)
+{
+	char *base = g_path_get_basename(ctx->files->pdata[i]);
+	char *path = g_build_filename(tmp, base, NULL);
+	const char *paths[] = { path, NULL };
 	struct run_result res;
 	char *text = NULL, *mailed = NULL;
 	GArray *map = NULL;
@@ -138,7 +199,7 @@ static int checkpatch_one(struct check_ctx *ctx, struct stage_result *r,
 		stage_fail(r, "cannot write the patch for checkpatch");
 		goto out;
 	}
-	if (run_argv(argv, &o, &res) < 0) {
+	if (checkpatch_run_mails(ctx->tree, ctx->tree, paths, &res) < 0) {
 		stage_fail(r, "cannot run checkpatch");
 		goto out;
 	}
@@ -151,7 +212,7 @@ static int checkpatch_one(struct check_ctx *ctx, struct stage_result *r,
 			      "checkpatch.pl did not check the patch (see checkpatch.log)");
 	/* findings name the lines of the stored file, not the mailed one */
 	map = mailed_line_map(text, mailed);
-	parse_checkpatch(r, res.out->str, base, (int)i + 1, map);
+	checkpatch_findings(r, res.out->str, base, (int)i + 1, map);
 	run_result_release(&res);
 	ret = 0;
 out:
@@ -170,31 +231,29 @@ static const struct stage_tool checkpatch_tools[] = {
 
 static void checkpatch_run(struct check_ctx *ctx, struct stage_result *r)
 {
-	char *cp = g_build_filename(ctx->tree, "scripts", "checkpatch.pl", NULL);
+	char *cp = checkpatch_script(ctx->tree);
 	GString *log;
 	char *tmp;
 
-	if (!is_file(cp)) {
+	if (!cp) {
 		stage_fail(r, "no scripts/checkpatch.pl in the base tree");
-		g_free(cp);
 		return;
 	}
+	g_free(cp);
 	tmp = scratch_dir_make("checkpatch");
 	if (!tmp) {
 		stage_fail(r, "cannot make a scratch directory for checkpatch");
-		g_free(cp);
 		return;
 	}
 	log = g_string_new(NULL);
 	for (guint i = 0; i < ctx->files->len; i++)
-		if (checkpatch_one(ctx, r, cp, tmp, i, log) < 0)
+		if (checkpatch_one(ctx, r, tmp, i, log) < 0)
 			break;
 	scratch_dir_remove(tmp);
 	stage_save_log(ctx, r, log->str, log->len);
 	stage_summary(r, "checkpatch --strict on %u patches (commit ids not checked: the base has no history)",
 		      ctx->files->len);
 	g_string_free(log, TRUE);
-	g_free(cp);
 }
 
 void stage_checkpatch(struct check_ctx *ctx, struct stage_result *r)

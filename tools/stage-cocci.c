@@ -97,7 +97,6 @@ static void cocci_run(struct check_ctx *ctx, struct stage_result *r)
 		struct finding *f = r->findings->pdata[i];
 
 		f->sev = SEV_ERROR;
-		f->severity = severity_name(f->sev);
 	}
 	stage_summary(r, "sleep-under-spinlock rules on %u files", cfiles->len);
 out:

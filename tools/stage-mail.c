@@ -28,89 +28,62 @@
 #include "util.h"
 #include "banned.h"
 
+/*
+ * checkpatch.pl on the patch mails, in one run (stage-checkpatch.c): its
+ * errors and warnings, at the lines of the mails; the checkpatch stage
+ * has its CHECKs.
+ */
 static void check_checkpatch(struct check_ctx *ctx, struct formatted *f,
 			     struct stage_result *r)
 {
-	char *cp = g_build_filename(ctx->tree, "scripts", "checkpatch.pl",
-				    NULL);
+	char *cp = checkpatch_script(ctx->tree);
 	char *tmp = NULL;
-	GPtrArray *argv;
-	struct run_opts o = { .dir = ctx->tree, .capture_out = true,
-			      .capture_err = true, .timeout = 600 };
+	GPtrArray *paths;
 	struct run_result res;
-	GRegex *re;
 
-	if (!is_file(cp)) {
-		finding_add(r, "mail", "", 0, "note",
-			    "checkpatch.pl not run: the base tree has none", 0);
-		g_free(cp);
+	if (!cp) {
+		stage_finding(r, "mail", AT("", 0, 0), SEV_NOTE,
+			      "checkpatch.pl not run: the base tree has none");
 		return;
 	}
+	g_free(cp);
 	tmp = scratch_dir_make("mailcheck");
 	if (!tmp || formatted_write(f, tmp) < 0) {
-		finding_add(r, "mail", "", 0, "error",
-			    "cannot write the mails for checkpatch", 0);
+		stage_finding(r, "mail", AT("", 0, 0), SEV_ERROR,
+			      "cannot write the mails for checkpatch");
 		goto out;
 	}
-	argv = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(argv, g_strdup("perl"));
-	g_ptr_array_add(argv, g_strdup(cp));
-	g_ptr_array_add(argv, g_strdup("--strict"));
-	g_ptr_array_add(argv, g_strdup("--terse"));
-	g_ptr_array_add(argv, g_strdup("--no-summary"));
-	g_ptr_array_add(argv, g_strdup("--show-types"));
-	/* as the checkpatch stage: the tarball base has no history to look in */
-	g_ptr_array_add(argv, g_strdup("--ignore"));
-	g_ptr_array_add(argv, g_strdup("UNKNOWN_COMMIT_ID"));
+	paths = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < f->files->len; i++) {
 		const struct format_file *ff = f->files->pdata[i];
 
 		if (posting_file_kind(ff->name) != POSTING_COVER)
-			g_ptr_array_add(argv, g_build_filename(tmp, ff->name,
-							       NULL));
+			g_ptr_array_add(paths, g_build_filename(tmp, ff->name,
+								NULL));
 	}
-	g_ptr_array_add(argv, NULL);
-	re = g_regex_new("^(.*?):([0-9]+): (ERROR|WARNING|CHECK):(\\S+:)? ?(.*)$",
-			 0, 0, NULL);
-	if (run_argv((const char *const *)argv->pdata, &o, &res) == 0) {
-		char **lines = g_strsplit(res.out->str, "\n", -1);
+	g_ptr_array_add(paths, NULL);
+	/* no --root: checkpatch takes the tree it runs in, as "." */
+	if (checkpatch_run_mails(ctx->tree, NULL,
+				 (const char *const *)paths->pdata, &res) == 0) {
+		GPtrArray *found = checkpatch_parse(res.out->str);
 
-		for (char **l = lines; *l; l++) {
-			GMatchInfo *mi;
+		for (guint i = 0; i < found->len; i++) {
+			const struct checkpatch_line *cl = found->pdata[i];
+			char *base = g_path_get_basename(cl->file);
 
-			if (g_regex_match(re, *l, 0, &mi)) {
-				char *file = g_match_info_fetch(mi, 1);
-				char *line = g_match_info_fetch(mi, 2);
-				char *sev = g_match_info_fetch(mi, 3);
-				char *type = g_match_info_fetch(mi, 4);
-				char *msg = g_match_info_fetch(mi, 5);
-				char *base = g_path_get_basename(file);
-				char *text = g_strdup_printf("checkpatch %s %s",
-							     type, msg);
-
-				if (strcmp(sev, "CHECK"))
-					finding_add(r, "mail", base, atoi(line),
-						    !strcmp(sev, "ERROR") ?
-							    "error" : "warning",
-						    text, atoi(base));
-				g_free(file);
-				g_free(line);
-				g_free(sev);
-				g_free(type);
-				g_free(msg);
-				g_free(base);
-				g_free(text);
-			}
-			g_match_info_free(mi);
+			if (cl->sev != SEV_CHECK)
+				stage_finding(r, "mail",
+					      AT(base, cl->line, atoi(base)),
+					      cl->sev, "checkpatch %s",
+					      cl->message);
+			g_free(base);
 		}
-		g_strfreev(lines);
+		g_ptr_array_unref(found);
 		run_result_release(&res);
 	}
-	g_regex_unref(re);
-	g_ptr_array_unref(argv);
+	g_ptr_array_unref(paths);
 out:
 	scratch_dir_remove(tmp);
-	g_free(cp);
 }
 
 /*
@@ -159,8 +132,9 @@ static void check_prefixes(const struct formatted *f, struct stage_result *r)
 						k ? " " : "",
 						(char *)want->pdata[k]);
 				g_string_append_c(msg, ')');
-				finding_add(r, "mail", ff->name, 0, "warning",
-					    msg->str, atoi(ff->name));
+				stage_finding(r, "mail",
+					      AT(ff->name, 0, atoi(ff->name)),
+					      SEV_WARNING, "%s", msg->str);
 				g_string_free(msg, TRUE);
 			}
 			subject_release(&sj);
@@ -182,9 +156,8 @@ void format_check(struct check_ctx *ctx, struct stage_result *r)
 
 	if (record) {
 		/* a record is never mailed: nothing here would go out */
-		r->status = ST_SKIP;
-		g_free(r->summary);
-		r->summary = record;
+		stage_skip(r, record);
+		g_free(record);
 		return;
 	}
 	format_opts_init(&o);
@@ -198,9 +171,8 @@ void format_check(struct check_ctx *ctx, struct stage_result *r)
 	 */
 	o.identity = FORMAT_CHECK_SENDER;
 	if (format_version(ctx->s, ctx->version, &o, &f) < 0) {
-		finding_add(r, "mail", "", 0, "error",
-			    "the version does not format (see the error above)",
-			    0);
+		stage_finding(r, "mail", AT("", 0, 0), SEV_ERROR,
+			      "the version does not format (see the error above)");
 		goto done;
 	}
 	for (guint i = 0; i < f.files->len; i++) {
@@ -208,36 +180,36 @@ void format_check(struct check_ctx *ctx, struct stage_result *r)
 
 		if (posting_file_kind(ff->name) != POSTING_COVER &&
 		    !format_signed_off(ff->text->str, ff->text->len))
-			finding_add(r, "mail", ff->name, 0, "error",
-				    "no Signed-off-by", atoi(ff->name));
+			stage_finding(r, "mail",
+				      AT(ff->name, 0, atoi(ff->name)), SEV_ERROR,
+				      "no Signed-off-by");
 	}
 	check_prefixes(&f, r);
 	if (!f.to->len && !f.cc->len)
-		finding_add(r, "mail", "", 0, "error",
-			    "no recipients: no series.to/cc, no MAINTAINERS-notes match, no get_maintainer.pl output",
-			    0);
+		stage_finding(r, "mail", AT("", 0, 0), SEV_ERROR,
+			      "no recipients: no series.to/cc, no MAINTAINERS-notes match, no get_maintainer.pl output");
 	if (ctx->version > 1 && !format_has_changelog(f.blurb))
-		finding_add(r, "mail", f.cover ? "0000-cover-letter.patch" : "",
-			    0, "error",
-			    f.cover ? "v2+ without a changelog in the cover letter" :
-				      "v2+ without a changelog below ---",
-			    0);
+		stage_finding(r, "mail",
+			      AT(f.cover ? "0000-cover-letter.patch" : "", 0, 0),
+			      SEV_ERROR, "%s",
+			      f.cover ? "v2+ without a changelog in the cover letter" :
+					"v2+ without a changelog below ---");
 	for (guint i = 0; i < f.notes->len; i++)
-		finding_add(r, "mail", "", 0, "note", f.notes->pdata[i], 0);
+		stage_finding(r, "mail", AT("", 0, 0), SEV_NOTE, "%s",
+			      (const char *)f.notes->pdata[i]);
 	check_checkpatch(ctx, &f, r);
 done:
 	for (guint i = 0; i < r->findings->len; i++) {
 		const struct finding *fd = r->findings->pdata[i];
 
-		if (!strcmp(fd->severity, "error"))
+		if (fd->sev == SEV_ERROR)
 			errors++;
-		else if (!strcmp(fd->severity, "warning"))
+		else if (fd->sev == SEV_WARNING)
 			warnings++;
 	}
+	/* notes say what format did: they neither warn nor fail */
 	r->status = errors ? ST_FAIL : warnings ? ST_WARN : ST_PASS;
-	g_free(r->summary);
-	r->summary = g_strdup_printf("%u mails to %u+%u recipients: %u errors, %u warnings",
-				     f.files->len, f.to->len, f.cc->len, errors,
-				     warnings);
+	stage_summary(r, "%u mails to %u+%u recipients: %u errors, %u warnings",
+		      f.files->len, f.to->len, f.cc->len, errors, warnings);
 	formatted_release(&f);
 }

@@ -106,7 +106,6 @@ static void finding_addv(struct stage_result *r, const char *tool,
 	f->file = g_strdup(at.file ? at.file : "");
 	f->line = at.line;
 	f->sev = sev;
-	f->severity = severity_name(sev);
 	f->message = g_strstrip(message);
 	f->patch = at.patch;
 	g_ptr_array_add(r->findings, f);
@@ -123,17 +122,6 @@ void stage_finding(struct stage_result *r, const char *tool,
 	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
 	finding_addv(r, tool, at, sev, msg);
-}
-
-void finding_add(struct stage_result *r, const char *tool, const char *file,
-		 int line, const char *severity, const char *message,
-		 int patch)
-{
-	int sev = severity_parse(severity);
-
-	finding_addv(r, tool, AT(file, line, patch),
-		     sev < 0 ? SEV_WARNING : (enum severity)sev,
-		     g_strdup(message));
 }
 
 /*
@@ -189,7 +177,7 @@ json_t *stage_result_to_json(const struct stage_result *r)
 
 		json_array_append_new(fs, json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:i}",
 			"id", id, "tool", f->tool, "file", f->file,
-			"line", f->line, "severity", f->severity,
+			"line", f->line, "severity", severity_name(f->sev),
 			"message", f->message, "patch", f->patch));
 		g_free(id);
 	}

@@ -41,7 +41,6 @@ struct finding {
 	char *file;		/* tree path, or the patch file's name */
 	int line;		/* 0 when none */
 	enum severity sev;
-	const char *severity;	/* severity_name(sev), borrowed */
 	char *message;
 	int patch;		/* 1-based patch it concerns, 0 for the series */
 };
@@ -84,13 +83,6 @@ bool stage_result_cacheable(const struct stage_result *r);
 void stage_finding(struct stage_result *r, const char *tool,
 		   struct finding_pos at, enum severity sev,
 		   const char *fmt, ...) G_GNUC_PRINTF(5, 6);
-/*
- * The form of stage_finding() with the severity by name, for the mail
- * stage until it takes the form above; an unknown name is a warning.
- */
-void finding_add(struct stage_result *r, const char *tool, const char *file,
-		 int line, const char *severity, const char *message,
-		 int patch);
 void finding_free(struct finding *f);
 /* The finding's identity: tool, file and message with white space folded. */
 char *finding_id(const struct finding *f);
@@ -158,6 +150,32 @@ void stage_keep_new(struct stage_result *after, struct stage_result *before);
 /* The touched paths ending in suffix (and starting with prefix). */
 GPtrArray *stage_touched_with_suffix(const struct check_ctx *ctx,
 				     const char *suffix, const char *prefix);
+
+/* ---- checkpatch.pl, for the checkpatch and mail stages (stage-checkpatch.c) ---- */
+struct run_result;
+
+/* A "FILE:LINE: SEVERITY:TYPE: message" line of checkpatch's output. */
+struct checkpatch_line {
+	char *file;		/* as checkpatch names it */
+	int line;		/* of that file */
+	enum severity sev;	/* SEV_ERROR, SEV_WARNING or SEV_CHECK */
+	char *message;		/* "TYPE: message", as checkpatch wrote it */
+};
+
+void checkpatch_line_free(struct checkpatch_line *l);
+/* tree's scripts/checkpatch.pl when it has one, else NULL; new string. */
+char *checkpatch_script(const char *tree);
+/*
+ * tree's checkpatch.pl --strict --terse --show-types --no-summary, with
+ * commit ids not looked up (a release tarball has no history), on the
+ * mails at paths (NULL-terminated) in one run, in tree, given --root
+ * root when root is not NULL. Its exit and output in *res (release it
+ * with run_result_release()); -1 when it could not be run.
+ */
+int checkpatch_run_mails(const char *tree, const char *root,
+			 const char *const *paths, struct run_result *res);
+/* The finding lines of checkpatch's output out: struct checkpatch_line *. */
+GPtrArray *checkpatch_parse(const char *out);
 
 /* ---- the stages (tools/stage-NAME.c); each never fails: see check.h ---- */
 /*

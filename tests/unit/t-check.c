@@ -237,6 +237,46 @@ static void test_severity_status(void **state)
 	stage_result_release(&r);
 }
 
+/*
+ * checkpatch's --terse --show-types lines, as the checkpatch and mail
+ * stages read them: only "FILE:LINE: SEVERITY:TYPE: message" counts.
+ */
+static void test_checkpatch_parse(void **state)
+{
+	const char *out =
+		"/tmp/x/0001-a-b.patch:12: WARNING:LONG_LINE: line length of 101 exceeds 100 columns\n"
+		"Must be run from the top-level dir. of a kernel tree\n"
+		"/tmp/x/0001-a-b.patch:x: ERROR:FOO: no line number\n"
+		"/tmp/x/0002-c.patch:3: CHECK:PARENTHESIS_ALIGNMENT: Alignment should match open parenthesis\n"
+		"/tmp/x/0002-c.patch:40: ERROR:MISSING_SIGN_OFF: Missing Signed-off-by: line(s)\n"
+		"total: 1 errors, 1 warnings, 1 checks, 9 lines checked\n";
+	GPtrArray *found;
+	const struct checkpatch_line *l;
+
+	(void)state;
+	found = checkpatch_parse(out);
+	assert_int_equal(found->len, 3);
+	l = found->pdata[0];
+	assert_string_equal(l->file, "/tmp/x/0001-a-b.patch");
+	assert_int_equal(l->line, 12);
+	assert_int_equal(l->sev, SEV_WARNING);
+	assert_string_equal(l->message,
+			    "LONG_LINE: line length of 101 exceeds 100 columns");
+	l = found->pdata[1];
+	assert_string_equal(l->file, "/tmp/x/0002-c.patch");
+	assert_int_equal(l->line, 3);
+	assert_int_equal(l->sev, SEV_CHECK);
+	l = found->pdata[2];
+	assert_int_equal(l->line, 40);
+	assert_int_equal(l->sev, SEV_ERROR);
+	assert_string_equal(l->message,
+			    "MISSING_SIGN_OFF: Missing Signed-off-by: line(s)");
+	g_ptr_array_unref(found);
+	found = checkpatch_parse("");
+	assert_int_equal(found->len, 0);
+	g_ptr_array_unref(found);
+}
+
 /* The severity survives the cache; a position is a position. */
 static void test_finding_json(void **state)
 {
@@ -254,7 +294,7 @@ static void test_finding_json(void **state)
 	assert_int_equal(back.findings->len, 1);
 	f = back.findings->pdata[0];
 	assert_int_equal(f->sev, SEV_CHECK);
-	assert_string_equal(f->severity, "check");
+	assert_string_equal(severity_name(f->sev), "check");
 	assert_string_equal(f->file, "0001-x.patch");
 	assert_int_equal(f->line, 14);
 	assert_int_equal(f->patch, 1);
@@ -279,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_cache_key),
 		cmocka_unit_test(test_severity_status),
 		cmocka_unit_test(test_finding_json),
+		cmocka_unit_test(test_checkpatch_parse),
 	};
 
 	return cmocka_run_group_tests_name("check", tests, NULL, NULL);

@@ -279,7 +279,7 @@ static bool has_finding(const struct stage_result *r, const char *sev,
 	for (guint i = 0; i < r->findings->len; i++) {
 		const struct finding *f = r->findings->pdata[i];
 
-		if (!strcmp(f->severity, sev) && strstr(f->message, text))
+		if (!strcmp(severity_name(f->sev), sev) && strstr(f->message, text))
 			return true;
 	}
 	return false;
