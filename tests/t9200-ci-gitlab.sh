@@ -114,6 +114,29 @@ test_expect_success 'bad usage' '
 	test_expect_code 129 kseries ci --gitlab --all good
 '
 
+test_expect_success 'completion: --gitlab first, then series names and options' '
+	cd store &&
+	complete() {
+		bash -c '\''
+			kseries() { "$KSERIES" "$@"; }
+			export -f kseries
+			. "$1" || exit 1
+			shift
+			COMP_WORDS=("$@")
+			COMP_CWORD=$(($# - 1))
+			_kseries
+			[ ${#COMPREPLY[@]} -eq 0 ] || printf "%s\n" "${COMPREPLY[@]}"
+		'\'' complete "$SRC_DIR/completion/kseries.bash" "$@" | sort | tr "\n" " "
+	} &&
+	complete kseries ci "" >../c1 &&
+	complete kseries ci --gitlab "" >../c2 &&
+	complete kseries ci --gitlab --a >../c3 &&
+	cat ../c1 ../c2 ../c3 &&
+	test "$(cat ../c1)" = "--gitlab good other " &&
+	test "$(cat ../c2)" = "good other " &&
+	test "$(cat ../c3)" = "--all "
+'
+
 SKIP_REASON="gitlab-ci-local is not installed (npm install -g gitlab-ci-local@4.60.0)"
 test_have_prereq TREE || SKIP_REASON=$SKIP_REASON_TREE
 
