@@ -152,6 +152,11 @@ _kseries() {
 		else
 			COMPREPLY=($(compgen -W "$(__kseries_versions "${COMP_WORDS[cmdi + 1]}")" -- "$cur"))
 		fi ;;
+	ci)
+		# the form first: --gitlab is the one there is
+		COMPREPLY=($(compgen -W "$(__kseries_series "$cur")" -- "$cur"))
+		[[ " ${COMP_WORDS[*]} " == *" --gitlab "* ]] ||
+			COMPREPLY+=($(compgen -W "--gitlab" -- "$cur")) ;;
 	list|status) ;;
 	*)
 		COMPREPLY=($(compgen -W "$(__kseries_series "$cur")" -- "$cur")) ;;

@@ -14,6 +14,7 @@
  */
 int cmd_b4_branch(int argc, const char **argv);
 int cmd_check(int argc, const char **argv);
+int cmd_ci(int argc, const char **argv);
 int cmd_diff(int argc, const char **argv);
 int cmd_feedback(int argc, const char **argv);
 int cmd_fetch(int argc, const char **argv);

@@ -28,6 +28,7 @@ static const struct cmd {
 } cmds[] = {
 	{ "b4-branch", cmd_b4_branch, NEED_STORE, "a b4 prep branch of a version, for b4 send" },
 	{ "check", cmd_check, NEED_STORE, "check versions: apply, checkpatch, build, ..." },
+	{ "ci", cmd_ci, NEED_STORE, "the check pipeline as GitLab CI YAML" },
 	{ "diff", cmd_diff, NEED_STORE, "range-diff of two versions" },
 	{ "feedback", cmd_feedback, NEED_STORE, "review feedback: ingest, list, resolve" },
 	{ "fetch", cmd_fetch, NEED_STORE, "new replies and newer postings from the list" },
