@@ -86,3 +86,17 @@ make_series() {
 	git config -f "$conf" series.cc "Rex Reviewer <rex@example.org>" &&
 	git config -f "$conf" version.1.origin ours
 }
+
+# send_test_env: what the send tests share: a base tree at $BASE and a
+# store at $STORE (made by the tests), a scratch cache, Sam Sender as
+# the author, fixed dates, sending allowed, and the sink stopped and
+# $TRASH removed at exit.
+send_test_env() {
+	BASE=$TRASH/base
+	STORE=$TRASH/store
+	export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache
+	export GIT_AUTHOR_NAME="Sam Sender" GIT_AUTHOR_EMAIL=sam@example.org
+	export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
+	unset KSERIES_NO_SEND
+	trap 'smtp_cleanup; rm -rf "$TRASH"' EXIT
+}

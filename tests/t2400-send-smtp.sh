@@ -7,19 +7,8 @@
 test_description='kseries send: git send-email to a real SMTP server'
 . "$(dirname "$0")/lib.sh"
 
-BASE=$TRASH/base
-STORE=$TRASH/store
-export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache
-export GIT_AUTHOR_NAME="Sam Sender" GIT_AUTHOR_EMAIL=sam@example.org
-export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
-unset KSERIES_NO_SEND
-
 . "$TEST_DIR/lib-smtp.sh"
-cleanup() {
-	smtp_cleanup
-	rm -rf "$TRASH"
-}
-trap cleanup EXIT
+send_test_env
 
 test_expect_success SMTP 'setup: base tree, sender identity, two series' '
 	git init -q -b master "$BASE" &&

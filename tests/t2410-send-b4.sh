@@ -8,19 +8,8 @@
 test_description='kseries send --b4: b4 send to a real SMTP server'
 . "$(dirname "$0")/lib.sh"
 
-BASE=$TRASH/base
-STORE=$TRASH/store
-export KSERIES_TREE=$BASE KSERIES_DIR=$STORE KSERIES_CACHE=$TRASH/cache
-export GIT_AUTHOR_NAME="Sam Sender" GIT_AUTHOR_EMAIL=sam@example.org
-export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
-unset KSERIES_NO_SEND
-
 . "$TEST_DIR/lib-smtp.sh"
-cleanup() {
-	smtp_cleanup
-	rm -rf "$TRASH"
-}
-trap cleanup EXIT
+send_test_env
 if test_have_prereq SMTP && command -v b4 >/dev/null &&
    /usr/bin/python3 -c 'import git_filter_repo' 2>/dev/null; then
 	test_set_prereq B4

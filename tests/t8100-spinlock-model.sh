@@ -5,16 +5,7 @@ test_description='binder-alloc-spinlock: the spin model finds the v1 race'
 
 CHECK=$SRC_DIR/series/binder-alloc-spinlock/model/check
 
-if command -v spin >/dev/null && command -v gcc >/dev/null; then
-	test_set_prereq SPIN
-else
-	SKIP_REASON='spin or gcc not installed'
-fi
-
-# line number of the first line of FILE matching the extended regex RE
-first_line() {
-	grep -n -E "$2" "$1" | head -n 1 | cut -d: -f1
-}
+. "$TEST_DIR/lib-spin-model.sh"
 
 # v1.out is kept in $TRASH for the tests that read the trace
 test_expect_success SPIN 'v1 violates the model (exit 1)' '

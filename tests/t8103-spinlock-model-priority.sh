@@ -6,16 +6,7 @@ test_description='binder-alloc-spinlock: the model with priorities and refcounts
 MODEL=$SRC_DIR/series/binder-alloc-spinlock/model
 CHECK=$MODEL/check
 
-if command -v spin >/dev/null && command -v gcc >/dev/null; then
-	test_set_prereq SPIN
-else
-	SKIP_REASON='spin or gcc not installed'
-fi
-
-# line number of the first line of FILE matching the extended regex RE
-first_line() {
-	grep -n -E "$2" "$1" | head -n 1 | cut -d: -f1
-}
+. "$TEST_DIR/lib-spin-model.sh"
 
 test_expect_success SPIN 'v2 (busy -EAGAIN retry) fails: exit 1' '
 	test_expect_code 1 "$CHECK" V2 >v2.out 2>&1
