@@ -54,4 +54,29 @@ test_expect_success TREE 'one with no "---" above its diff would be signed off b
 	grep "Signed-off-by would go below the diff" out
 '
 
+# mkv2 NAME NOTES: a v2 of ours whose patch carries NOTES below its "---"
+mkv2() {
+	mkseries "$1" &&
+	git config -f "store/series/$1/series.conf" version.2.origin ours &&
+	mkdir -p "store/series/$1/v2" &&
+	mkpatch "store/series/$1/v2/0001-x.patch" yes &&
+	sed -i -e "s/\[PATCH\]/[PATCH v2]/" \
+		-e "s|^---\$|---\n$2|" "store/series/$1/v2/0001-x.patch"
+}
+
+test_expect_success TREE 'a v2 whose changelog is only the link to v1 fails format and mail alike' '
+	mkv2 linkonly "Changes in v2:\n- Link to v1: https://lore.kernel.org/r/a@x\n" &&
+	cd store &&
+	test_expect_code 1 kseries check linkonly@v2 --stage apply --stage format >out &&
+	grep "linkonly  *v2  format  *fail" out &&
+	grep "v2+ without a changelog" out
+'
+
+test_expect_success TREE 'a v2 with an entry under its header passes the format stage' '
+	mkv2 entry "Changes in v2:\n- explain the lookup\n- Link to v1: https://lore.kernel.org/r/a@x\n" &&
+	cd store &&
+	kseries check entry@v2 --stage apply --stage format >out &&
+	grep "entry  *v2  format  *pass" out
+'
+
 test_done

@@ -27,7 +27,7 @@ static bool is_fixes_ok(const char *line)
 
 /* What the version's mails say as a whole. */
 struct format_scan {
-	bool changelog;		/* "Changes in vN" or "vN:" somewhere */
+	bool changelog;		/* format_has_changelog() of a cover or notes */
 	bool link;		/* a link to an earlier version */
 };
 
@@ -60,6 +60,7 @@ static void scan_body(struct stage_result *r, const struct mail *m,
 		      struct format_scan *scan)
 {
 	char **lines = g_strsplit(m->body, "\n", -1);
+	GString *notes = g_string_new(NULL);
 	bool below = false;
 
 	for (char **l = lines; *l; l++) {
@@ -68,10 +69,9 @@ static void scan_body(struct stage_result *r, const struct mail *m,
 
 		if (!strcmp(*l, "---"))
 			below = true;
-		if (g_str_has_prefix(*l, "Changes in v") ||
-		    g_str_has_prefix(*l, "Changes since v") ||
-		    g_regex_match_simple("^v[0-9]+ ?[:-]", *l, 0, 0))
-			scan->changelog = true;
+		/* the cover's text, or what a patch carries below its "---" */
+		if (cover || below)
+			g_string_append_printf(notes, "%s\n", *l);
 		if (g_str_has_prefix(t, "Link to v") ||
 		    (g_str_has_prefix(t, "v") && strstr(t, "lore.kernel.org")))
 			scan->link = true;
@@ -81,6 +81,10 @@ static void scan_body(struct stage_result *r, const struct mail *m,
 			stage_finding(r, "format", AT(base, 0, k), SEV_ERROR,
 				      "Fixes: tag not in the form 'Fixes: <12+ hex> (\"subject\")'");
 	}
+	/* the mail stage's rule: a "Changes in vN" header with an entry */
+	if (format_has_changelog(notes->str))
+		scan->changelog = true;
+	g_string_free(notes, TRUE);
 	g_strfreev(lines);
 }
 
