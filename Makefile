@@ -201,6 +201,10 @@ PREFIX ?= /usr/local
 bindir = $(PREFIX)/bin
 mandir = $(PREFIX)/share/man
 bashcompdir = $(PREFIX)/share/bash-completion/completions
+# the kernel stages' scripts and the Coccinelle rules, found by the binary
+# at ../share/kseries beside its bin/ (tools/workbench.c)
+datadir = $(PREFIX)/share/kseries
+DATA_FILES = $(filter-out %.md,$(wildcard kernel/* kernel/prog/* cocci/*))
 INSTALL ?= install
 
 install: all doc
@@ -209,6 +213,12 @@ install: all doc
 	$(INSTALL) -m 755 $(PROGRAM) '$(DESTDIR)$(bindir)/$(PROGRAM)'
 	$(INSTALL) -m 644 $(MAN_PAGES) '$(DESTDIR)$(mandir)/man1/'
 	$(INSTALL) -m 644 completion/kseries.bash '$(DESTDIR)$(bashcompdir)/kseries'
+	@set -e; for f in $(DATA_FILES); do \
+		test -f "$$f" || continue; \
+		mode=644; test -x "$$f" && mode=755; \
+		$(INSTALL) -d -m 755 "$(DESTDIR)$(datadir)/$${f%/*}"; \
+		$(INSTALL) -m $$mode "$$f" "$(DESTDIR)$(datadir)/$$f"; \
+	done
 
 tools/lib.a: $(LIB_OBJS)
 	$(QUIET_LINK)$(AR) rcs $@ $(LIB_OBJS)

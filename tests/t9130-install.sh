@@ -14,7 +14,7 @@ fi
 test_expect_success SCDOC 'setup: a copy of the Makefile, doc/, completion/ and the binary' '
 	mkdir src &&
 	cp -R "$SRC_DIR/Makefile" "$SRC_DIR/VERSION" "$SRC_DIR/doc" \
-		"$SRC_DIR/completion" src/ &&
+		"$SRC_DIR/completion" "$SRC_DIR/kernel" "$SRC_DIR/cocci" src/ &&
 	rm -f src/doc/*.1 &&
 	cp "$KSERIES" src/kseries
 '
@@ -48,6 +48,8 @@ test_expect_success SCDOC 'make install PREFIX=/usr DESTDIR=...: files where the
 		echo ./usr/bin/kseries
 		echo ./usr/share/bash-completion/completions/kseries
 		sed "s|^|./usr/share/man/man1/|" pages
+		(cd src && find kernel cocci -path cocci/tests -prune -o \
+			-type f ! -name "*.md" -print) | sed "s|^|./usr/share/kseries/|"
 	} | sort >expect &&
 	test_cmp expect files &&
 	test -x dest/usr/bin/kseries &&
@@ -55,6 +57,36 @@ test_expect_success SCDOC 'make install PREFIX=/usr DESTDIR=...: files where the
 	cmp src/completion/kseries.bash dest/usr/share/bash-completion/completions/kseries &&
 	test "$(stat -c %a dest/usr/share/man/man1/kseries.1)" = 644 &&
 	dest/usr/bin/kseries --version | grep "^kseries "
+'
+
+test_expect_success SCDOC 'installed scripts keep their modes' '
+	test -x dest/usr/share/kseries/kernel/kbuild &&
+	test -x dest/usr/share/kseries/cocci/run-sleep-check &&
+	test "$(stat -c %a dest/usr/share/kseries/kernel/lib.sh)" = 644
+'
+
+if command -v "${SPATCH:-spatch}" >/dev/null 2>&1; then
+	test_set_prereq SPATCH
+fi
+
+# The installed binary run in a store that carries no cocci/ of its own
+# finds the rules where make install put them.
+test_expect_success SCDOC,SPATCH 'an installed kseries finds its Coccinelle rules' '
+	test_synthetic_env &&
+	export KSERIES_DIR="$TRASH/bare" &&
+	SOB="Signed-off-by: A U Thor <author@example.org>" &&
+	git init -q -b master "$BASE" &&
+	test_commit_file "$BASE" drivers/x/x.c "int x;" "Linux 7.2.13" &&
+	git -C "$BASE" tag v7.2.13 &&
+	printf "int x;\nint y;\n" >new.c &&
+	printf "int x;\n" >old.c &&
+	test_series s 1 bare &&
+	git config -f bare/series/s/series.conf version.1.origin ours &&
+	test_patch_mail bare/series/s/v1/0001-y.patch "[PATCH] x: add y" \
+		drivers/x/x.c old.c new.c &&
+	(cd bare && "$TRASH/dest/usr/bin/kseries" check s --stage apply \
+		--stage cocci >../out 2>&1) &&
+	grep "s  *v1  cocci  *pass" out
 '
 
 test_expect_success SCDOC 'the default PREFIX is /usr/local' '

@@ -66,7 +66,13 @@ static char *resource_dir(const char *name, const char *env_name)
 	g_free(dir);
 	exe = g_file_read_link("/proc/self/exe", NULL);
 	exedir = exe ? g_path_get_dirname(exe) : g_strdup(".");
+	/* beside the binary in its source tree, else where make install puts it */
 	dir = g_build_filename(exedir, name, NULL);
+	if (!is_dir(dir)) {
+		g_free(dir);
+		dir = g_build_filename(exedir, "..", "share", "kseries", name,
+				       NULL);
+	}
 	g_free(exe);
 	g_free(exedir);
 	return dir;
