@@ -82,6 +82,8 @@ void check_ctx_release(struct check_ctx *ctx)
 		g_ptr_array_unref(ctx->commits);
 	if (ctx->touched)
 		g_ptr_array_unref(ctx->touched);
+	if (ctx->input_digests)
+		g_hash_table_unref(ctx->input_digests);
 	g_free(ctx->logdir);
 	g_free(ctx->wt);
 	g_free(ctx->base);
@@ -138,7 +140,8 @@ static bool run_first(struct check_ctx *ctx, const struct check_opts *o,
 
 	stage_result_init(&r, st->name);
 	st->fn(ctx, &r);
-	r.seconds = now() - t0;
+	if (!r.cached)
+		r.seconds = now() - t0;
 	go = r.status != ST_FAIL && r.status != ST_SKIP;
 	if (wanted(o, st->name) || !go)
 		report(o, ctx, &r, stages);
@@ -204,6 +207,8 @@ json_t *check_version(struct series *s, int version,
 
 	check_ctx_init(&ctx, s, version);
 	ctx.verbose = o->verbose;
+	ctx.no_cache = o->no_cache;
+	ctx.input_digests = check_input_digests_new();
 	if (run_first(&ctx, o, stages, &failed))
 		for (size_t i = 1; i < check_nr_stages; i++)
 			if (wanted(o, check_stages[i].name))

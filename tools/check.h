@@ -32,6 +32,13 @@ struct check_ctx {
 	GPtrArray *touched;	/* tree paths the series touches */
 	int wt_lock;		/* flock on <wt>.lock while a stage uses it */
 	bool verbose;
+	bool no_cache;		/* run apply too, not from the apply cache */
+	/*
+	 * The digests of the inputs (CHECK_IN_*) the stage keys are made
+	 * of, each computed once for the version when not NULL (check
+	 * .c sets it: nothing a stage does changes another's inputs).
+	 */
+	GHashTable *input_digests;
 };
 
 /*

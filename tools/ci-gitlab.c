@@ -53,9 +53,10 @@ static bool stage_heavy(const struct check_stage *st)
 	return st->inputs & CHECK_IN_KERNEL;
 }
 
-/* One job: NAME-vN-STAGE, after prev (NULL for the first). */
-static int ci_job(GString *y, struct series *s, const char *name,
-		  int version, const struct check_stage *st, const char *prev)
+/* One job: NAME-vN-STAGE, after prev (NULL for the first), cached by key. */
+static void ci_job(GString *y, const char *name, int version,
+		   const struct check_stage *st, const char *key,
+		   const char *prev)
 {
 	char *job = g_strdup_printf("%s-v%d-%s", name, version, st->name);
 	char *result = g_strdup_printf(CI_CACHE_DIR "/results/%s/v%d/%s.*",
@@ -63,16 +64,7 @@ static int ci_job(GString *y, struct series *s, const char *name,
 	char *kcidb = g_strdup_printf(CI_KCIDB_DIR "/%s.json", job);
 	char *script = g_strdup_printf("kseries check '%s@v%d' --stage %s --kcidb %s",
 				       name, version, st->name, kcidb);
-	char *key = NULL;
 
-	/* apply is never cached: it makes the commits the keys are of */
-	if (!(st->flags & CHECK_F_FIRST)) {
-		key = check_version_stage_key(s, version, st->name);
-		if (!key) {
-			g_free(job), g_free(result), g_free(kcidb), g_free(script);
-			return -1;
-		}
-	}
 	g_string_append(y, "\n");
 	yaml_quote(y, job);
 	g_string_append(y, ":\n  stage: ");
@@ -109,8 +101,6 @@ static int ci_job(GString *y, struct series *s, const char *name,
 	yaml_quote(y, kcidb);
 	g_string_append(y, "\n");
 	g_free(job), g_free(result), g_free(kcidb), g_free(script);
-	g_free(key);
-	return 0;
 }
 
 /* Every stage's job of spec's version into y; its NAME@vN into done. */
@@ -118,6 +108,7 @@ static int ci_version(GString *y, const char *spec, GPtrArray *done)
 {
 	struct series s;
 	char *name, *prev = NULL;
+	GPtrArray *keys = NULL;
 	int version, ret = 0;
 
 	if (series_parse_spec(spec, &name, &version) < 0)
@@ -137,14 +128,22 @@ static int ci_version(GString *y, const char *spec, GPtrArray *done)
 		error("series '%s' has no version", name);
 		ret = -1;
 	}
+	/*
+	 * Every stage's key at once: the version applied once, each input
+	 * hashed once. apply has none: it makes the commits they are of.
+	 */
+	if (!ret && !(keys = check_version_keys(&s, version)))
+		ret = -1;
 	for (size_t i = 0; !ret && i < check_nr_stages; i++) {
-		ret = ci_job(y, &s, name, version, &check_stages[i], prev);
+		ci_job(y, name, version, &check_stages[i], keys->pdata[i], prev);
 		g_free(prev);
 		prev = g_strdup_printf("%s-v%d-%s", name, version,
 				       check_stages[i].name);
 	}
 	if (!ret)
 		g_ptr_array_add(done, g_strdup_printf("'%s@v%d'", name, version));
+	if (keys)
+		g_ptr_array_unref(keys);
 	g_free(prev);
 	g_free(name);
 	series_release(&s);

@@ -12,7 +12,7 @@
  * (check_stages[]), each job needing the one before it in its version
  * (apply first), running `kseries check NAME@vN --stage S --kcidb F`.
  * A stage's job keeps its result file under GitLab's cache with the
- * stage's content key (check_version_stage_key()) as cache key, and as
+ * stage's content key (check_version_keys()) as cache key, and as
  * artifacts that result and its KCIDB file. Stages that build or boot
  * the kernel (CHECK_IN_KERNEL) are tagged "kvm". A last job, with no
  * needs so that it gets every job's artifacts, merges the results:

@@ -9,23 +9,26 @@
 
 #include "apply.h"
 #include "check.h"
+#include "check-cache.h"
 #include "run.h"
 #include "stage.h"
 #include "util.h"
 #include "workbench.h"
 #include "banned.h"
 
-/* The tree paths the series touches, base to tip. */
-static void touched_files(struct check_ctx *ctx)
+/* The tree paths the series touches, base to tip; false when unknown. */
+static bool touched_files(struct check_ctx *ctx)
 {
 	const char *argv[] = { "git", "diff", "--name-only", "-z", ctx->base,
 			       ctx->tip, NULL };
 	struct run_opts o = { .dir = ctx->tree, .capture_out = true,
 			      .capture_err = true };
 	struct run_result r;
+	bool ok = false;
 
 	ctx->touched = g_ptr_array_new_with_free_func(g_free);
 	if (run_argv(argv, &o, &r) == 0 && r.status == 0) {
+		ok = true;
 		const char *p = r.out->str, *end = p + r.out->len;
 
 		while (p < end) {
@@ -37,6 +40,7 @@ static void touched_files(struct check_ctx *ctx)
 		}
 	}
 	run_result_release(&r);
+	return ok;
 }
 
 static void not_applied(struct check_ctx *ctx, struct stage_result *r,
@@ -55,9 +59,15 @@ static void not_applied(struct check_ctx *ctx, struct stage_result *r,
 	stage_save_log(ctx, r, a->log->str, a->log->len);
 }
 
+/*
+ * The patches applied (apply.h), or the applied version from the apply
+ * cache when nothing it is a function of changed: a warm check then
+ * runs no git at all.
+ */
 void stage_apply(struct check_ctx *ctx, struct stage_result *r)
 {
 	const char *base = series_get(ctx->s, "series.base");
+	char *key = NULL;
 	struct applied a;
 
 	if (!base)
@@ -67,6 +77,9 @@ void stage_apply(struct check_ctx *ctx, struct stage_result *r)
 		stage_skip(r, "no patches in the store for this version (posted elsewhere; only its review is here)");
 	} else if (!(ctx->tree = workbench_ensure_tree())) {
 		stage_fail(r, "no base tree: kernel/provision-base failed or is missing");
+	} else if ((key = check_cache_apply_key(ctx->tree, base, ctx->files)) &&
+		   !ctx->no_cache && check_cache_apply_load(ctx, key, r)) {
+		goto out;
 	} else if (apply_series(ctx->tree, base, ctx->files, true, &a) < 0) {
 		not_applied(ctx, r, &a, base);
 	} else {
@@ -86,7 +99,10 @@ void stage_apply(struct check_ctx *ctx, struct stage_result *r)
 		ctx->tip = g_strdup(ctx->commits->len ?
 				    ctx->commits->pdata[ctx->commits->len - 1] :
 				    a.base);
-		touched_files(ctx);
+		if (touched_files(ctx) && key)
+			check_cache_apply_store(ctx, key, r);
 	}
+out:
+	g_free(key);
 	applied_release(&a);
 }
