@@ -4,15 +4,21 @@
  * by the stages of the table below, each result served from the cache
  * when nothing it reads has changed (check-cache.h).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #include "check.h"
 #include "check-cache.h"
+#include "color.h"
 #include "format.h"
 #include "progress.h"
+#include "scratch.h"
 #include "series.h"
 #include "stage.h"
 #include "util.h"
@@ -33,11 +39,13 @@ const struct check_stage check_stages[] = {
 	  CHECK_F_PER_PATCH | CHECK_F_B4 },
 	{ "checkpatch", stage_checkpatch, CHECK_IN_MAILS,
 	  CHECK_F_PER_PATCH | CHECK_F_B4 },
-	{ "build", stage_build, CHECK_IN_KERNEL, CHECK_F_PER_PATCH },
-	{ "sparse", stage_sparse, CHECK_IN_KERNEL, 0 },
+	{ "build", stage_build, CHECK_IN_KERNEL,
+	  CHECK_F_PER_PATCH | CHECK_F_BUILDS },
+	{ "sparse", stage_sparse, CHECK_IN_KERNEL, CHECK_F_BUILDS },
 	{ "cocci", stage_cocci, CHECK_IN_COCCI, 0 },
-	{ "rust", stage_rust, CHECK_IN_KERNEL, 0 },
-	{ "kunit", stage_kunit, CHECK_IN_KERNEL | CHECK_IN_KUNIT, 0 },
+	{ "rust", stage_rust, CHECK_IN_KERNEL, CHECK_F_BUILDS },
+	{ "kunit", stage_kunit, CHECK_IN_KERNEL | CHECK_IN_KUNIT,
+	  CHECK_F_BUILDS },
 	{ "model", stage_model, CHECK_IN_MODEL, 0 },
 	{ "vm", stage_script_run, CHECK_IN_KERNEL | CHECK_IN_SCRIPTS, 0 },
 	{ "perf", stage_script_run, CHECK_IN_KERNEL | CHECK_IN_SCRIPTS, 0 },
@@ -56,6 +64,9 @@ const struct check_stage *check_stage_find(const char *name)
 	return NULL;
 }
 
+/* The worker slot of this process (check_versions()): 0 outside them. */
+static int check_slot;
+
 void check_ctx_init(struct check_ctx *ctx, struct series *s, int version)
 {
 	const char *wt = getenv("KSERIES_CHECK_WORKTREE");
@@ -68,8 +79,14 @@ void check_ctx_init(struct check_ctx *ctx, struct series *s, int version)
 	ctx->files = series_patch_files(s, version, false);
 	ctx->logdir = g_strdup_printf("%s/results/%s/v%d", cache_dir(),
 				      s->name, version);
-	ctx->wt = wt && *wt ? g_strdup(wt) :
-		  g_build_filename(cache_dir(), "wt", "kseries-check", NULL);
+	ctx->wt_build = wt && *wt ? g_strdup(wt) :
+			g_build_filename(cache_dir(), "wt", "kseries-check",
+					 NULL);
+	/* the first worker, and a check without -j, use the one worktree */
+	ctx->wt_own = check_slot ? g_strdup_printf("%s-%d", ctx->wt_build,
+						   check_slot + 1) :
+		      g_strdup(ctx->wt_build);
+	ctx->wt = ctx->wt_build;
 	mkdir_p(ctx->logdir);
 	ctx->wt_lock = -1;
 }
@@ -85,7 +102,10 @@ void check_ctx_release(struct check_ctx *ctx)
 	if (ctx->input_digests)
 		g_hash_table_unref(ctx->input_digests);
 	g_free(ctx->logdir);
-	g_free(ctx->wt);
+	g_free(ctx->wt_build);
+	g_free(ctx->wt_own);
+	g_free(ctx->label);
+	g_free(ctx->last_took);
 	g_free(ctx->base);
 	g_free(ctx->tip);
 	memset(ctx, 0, sizeof(*ctx));
@@ -151,6 +171,40 @@ static bool run_first(struct check_ctx *ctx, const struct check_opts *o,
 	return go;
 }
 
+/* " (last took 1m02s)" from the stage's stored result, any key; or "". */
+static char *last_took(const struct check_ctx *ctx, const char *stage)
+{
+	char *path = g_strdup_printf("%s/%s.json", ctx->logdir, stage);
+	json_t *j = is_file(path) ? json_load_file(path, 0, NULL) : NULL;
+	double t = j ? json_real_value(json_object_get(j, "seconds")) : 0;
+	unsigned secs = t > 0 && t < 1e7 ? (unsigned)(t + 0.5) : 0;
+	char *out = j ? g_strdup_printf(" (last took %um%02us)", secs / 60,
+					secs % 60) :
+		    g_strdup("");
+
+	json_decref(j);
+	g_free(path);
+	return out;
+}
+
+/* The status line names the patch a stage has checked out. */
+static void on_checkout(struct check_ctx *ctx, const char *rev)
+{
+	char *where = NULL, *label;
+
+	if (ctx->base && !strcmp(rev, ctx->base))
+		where = g_strdup("base");
+	for (guint i = 0; !where && ctx->commits && i < ctx->commits->len; i++)
+		if (!strcmp(rev, ctx->commits->pdata[i]))
+			where = g_strdup_printf("patch %u/%u", i + 1,
+						ctx->commits->len);
+	label = g_strdup_printf("%s %s%s", ctx->label, where ? where : rev,
+				ctx->last_took);
+	progress_set_label(label);
+	g_free(label);
+	g_free(where);
+}
+
 /* One stage after the first: from the cache, else run and cached. */
 static void run_one(struct check_ctx *ctx, const struct check_opts *o,
 		    const struct check_stage *st, json_t *stages, int *failed)
@@ -161,18 +215,27 @@ static void run_one(struct check_ctx *ctx, const struct check_opts *o,
 	stage_result_init(&r, st->name);
 	key = check_cache_key(ctx, st);
 	if (o->no_cache || !check_cache_load(ctx, key, &r)) {
-		char *label = g_strdup_printf("%s v%d %s", ctx->s->name,
-					      ctx->version, st->name);
+		char *label;
 		double t;
 
+		g_free(ctx->label);
+		g_free(ctx->last_took);
+		ctx->label = g_strdup_printf("%s v%d %s", ctx->s->name,
+					     ctx->version, st->name);
+		ctx->last_took = last_took(ctx, st->name);
+		label = g_strconcat(ctx->label, ctx->last_took, NULL);
+		ctx->wt = st->flags & CHECK_F_BUILDS ? ctx->wt_build :
+						       ctx->wt_own;
+		ctx->on_checkout = on_checkout;
 		if (o->verbose)
-			fprintf(stderr, "kseries: %s ...\n", label);
+			fprintf(stderr, "kseries: %s ...\n", ctx->label);
 		progress_begin(label);
 		t = now();
 		check_run_stage(ctx, st, &r);
 		stage_release_worktree(ctx);
 		r.seconds = now() - t;
 		progress_end();
+		ctx->on_checkout = NULL;
 		g_free(label);
 		check_cache_store(ctx, key, &r);
 	}
@@ -221,4 +284,289 @@ json_t *check_version(struct series *s, int version,
 	*any_failed |= failed;
 	check_ctx_release(&ctx);
 	return j;
+}
+
+/* ---- several versions at once (check_versions()) ---- */
+
+enum { ITEM_PENDING, ITEM_RUNNING, ITEM_DONE };
+
+struct worker_item {
+	pid_t pid;
+	int state, slot, status_fd;
+	char *out, *err, *json;	/* its held stdout, stderr, result */
+	GString *partial;	/* its status pipe's unfinished line */
+	char *line;		/* its last status line */
+};
+
+static int status_fd = -1;	/* a worker's end of its status pipe */
+
+/* A worker's status line, to the parent that draws them all. */
+static void status_sink(const char *line)
+{
+	GString *l = g_string_new(line);
+	ssize_t n;
+
+	g_string_append_c(l, '\n');
+	/* a full pipe drops the line: the next one says more */
+	n = write(status_fd, l->str, l->len);
+	(void)n;
+	g_string_free(l, TRUE);
+}
+
+static bool same_version(const struct check_item *a, const struct check_item *b)
+{
+	return a->version == b->version && !strcmp(a->s->name, b->s->name);
+}
+
+/* The worker's process: check_version() with its output held in files. */
+static void G_GNUC_NORETURN worker_run(const struct check_item *it,
+				       struct worker_item *w, int slot,
+				       int pipe_w, const struct check_opts *o)
+{
+	int failed = 0, out = open(w->out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int err = open(w->err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	json_t *j;
+
+	if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(3);
+	close(out);
+	close(err);
+	check_slot = slot;
+	if (pipe_w >= 0) {
+		status_fd = pipe_w;
+		progress_set_sink(status_sink);
+	}
+	j = check_version(it->s, it->version, o, &failed);
+	fflush(stdout);
+	fflush(stderr);
+	if (!j || json_dump_file(j, w->json, JSON_COMPACT) < 0)
+		_exit(3);
+	/* no atexit work: the parent's scratch and its files are its own */
+	_exit(failed ? 1 : 0);
+}
+
+static int worker_start(const struct check_item *it, struct worker_item *w,
+			int slot, const struct check_opts *o)
+{
+	int fds[2] = { -1, -1 };
+
+	if (progress_wanted() && pipe(fds) < 0)
+		return error_errno("cannot make a pipe");
+	fflush(stdout);
+	fflush(stderr);
+	w->pid = fork();
+	if (w->pid < 0) {
+		if (fds[0] >= 0)
+			close(fds[0]), close(fds[1]);
+		return error_errno("cannot fork");
+	}
+	if (!w->pid) {
+		if (fds[0] >= 0)
+			close(fds[0]);
+		worker_run(it, w, slot, fds[1], o);
+	}
+	if (fds[1] >= 0) {
+		close(fds[1]);
+		fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+	}
+	w->status_fd = fds[0];
+	w->state = ITEM_RUNNING;
+	w->slot = slot;
+	return 0;
+}
+
+/* Copies the file at path to fp, whole. */
+static void replay(const char *path, FILE *fp)
+{
+	char *buf;
+	size_t len;
+
+	if (read_file(path, 1u << 30, &buf, &len) == 0) {
+		fwrite(buf, 1, len, fp);
+		fflush(fp);
+		g_free(buf);
+	}
+}
+
+/* Reads what a worker's status pipe holds; its last complete line kept. */
+static void status_read(struct worker_item *w)
+{
+	char buf[4096];
+	ssize_t n;
+
+	while (w->status_fd >= 0 && (n = read(w->status_fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] != '\n') {
+				if (w->partial->len < 4096)
+					g_string_append_c(w->partial, buf[i]);
+				continue;
+			}
+			g_free(w->line);
+			w->line = g_strdup(w->partial->str);
+			g_string_truncate(w->partial, 0);
+		}
+	}
+}
+
+/* The parent's status line: every running worker's, in item order. */
+static void status_draw(struct worker_item *ws, size_t n, size_t done)
+{
+	GString *l = g_string_new(NULL);
+	const char *sep = " ";
+
+	g_string_append_printf(l, "kseries: [%zu/%zu done]", done, n);
+	for (size_t i = 0; i < n; i++) {
+		const char *line = ws[i].line;
+
+		if (ws[i].state != ITEM_RUNNING || !line || !*line)
+			continue;
+		if (g_str_has_prefix(line, "kseries: "))
+			line += strlen("kseries: ");
+		g_string_append_printf(l, "%s%s", sep, line);
+		sep = " | ";
+	}
+	progress_show(l->str);
+	g_string_free(l, TRUE);
+}
+
+/* The next item to start: pending, and no run of its version going. */
+static ssize_t next_item(const struct check_item *items,
+			 struct worker_item *ws, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool busy = false;
+
+		if (ws[i].state != ITEM_PENDING)
+			continue;
+		for (size_t k = 0; k < n && !busy; k++)
+			busy = ws[k].state == ITEM_RUNNING &&
+			       same_version(&items[i], &items[k]);
+		if (!busy)
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/* Marks the worker pid done; false when pid is none of them. */
+static bool worker_reaped(struct worker_item *ws, size_t n, pid_t pid,
+			  int wstatus, bool *slots, int *failed)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (ws[i].state != ITEM_RUNNING || ws[i].pid != pid)
+			continue;
+		status_read(&ws[i]);
+		if (ws[i].status_fd >= 0)
+			close(ws[i].status_fd);
+		ws[i].status_fd = -1;
+		ws[i].state = ITEM_DONE;
+		slots[ws[i].slot] = false;
+		if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
+			*failed = 1;
+		return true;
+	}
+	return false;
+}
+
+static void flush_done(const struct check_item *items, struct worker_item *ws,
+		       size_t n, size_t *next,
+		       void (*done)(const struct check_item *, json_t *, void *),
+		       void *arg)
+{
+	while (*next < n && ws[*next].state == ITEM_DONE) {
+		struct worker_item *w = &ws[*next];
+		json_t *j = json_load_file(w->json, 0, NULL);
+
+		if (progress_wanted())
+			progress_show("");
+		replay(w->out, stdout);
+		replay(w->err, stderr);
+		if (!j)
+			error("%s v%d: the check's worker ended without a result",
+			      items[*next].s->name, items[*next].version);
+		done(&items[*next], j, arg);
+		json_decref(j);
+		(*next)++;
+	}
+}
+
+void check_versions(const struct check_item *items, size_t n, int jobs,
+		    const struct check_opts *o,
+		    void (*done)(const struct check_item *it, json_t *result,
+				 void *arg),
+		    void *arg, int *failed)
+{
+	struct worker_item *ws;
+	bool *slots;
+	char *tmp;
+	size_t next = 0, ndone = 0;
+
+	if (jobs <= 1 || n <= 1 || !(tmp = scratch_dir_make("check-j"))) {
+		for (size_t i = 0; i < n; i++) {
+			json_t *j = check_version(items[i].s, items[i].version,
+						  o, failed);
+
+			done(&items[i], j, arg);
+			json_decref(j);
+		}
+		return;
+	}
+	/* decided here, for the workers' stdout is not the terminal */
+	color_stdout();
+	ws = g_new0(struct worker_item, n);
+	slots = g_new0(bool, (size_t)jobs);
+	for (size_t i = 0; i < n; i++) {
+		ws[i].out = g_strdup_printf("%s/%zu.out", tmp, i);
+		ws[i].err = g_strdup_printf("%s/%zu.err", tmp, i);
+		ws[i].json = g_strdup_printf("%s/%zu.json", tmp, i);
+		ws[i].partial = g_string_new(NULL);
+		ws[i].status_fd = -1;
+	}
+	while (ndone < n) {
+		int running = 0, slot, wstatus;
+		ssize_t i;
+		pid_t pid;
+
+		for (size_t k = 0; k < n; k++)
+			running += ws[k].state == ITEM_RUNNING;
+		while (running < jobs && (i = next_item(items, ws, n)) >= 0) {
+			for (slot = 0; slots[slot]; slot++)
+				;
+			if (worker_start(&items[i], &ws[i], slot, o) < 0) {
+				/* said why; flush_done() says it has no result */
+				ws[i].state = ITEM_DONE;
+				*failed = 1;
+				ndone++;
+				continue;
+			}
+			slots[slot] = true;
+			running++;
+		}
+		pid = waitpid(-1, &wstatus, progress_wanted() ? WNOHANG : 0);
+		if (pid > 0 && worker_reaped(ws, n, pid, wstatus, slots, failed))
+			ndone++;
+		else if (pid < 0 && errno != EINTR)
+			break;
+		if (pid <= 0) {
+			for (size_t k = 0; k < n; k++)
+				status_read(&ws[k]);
+			status_draw(ws, n, ndone);
+			g_usleep(200 * 1000);
+		}
+		flush_done(items, ws, n, &next, done, arg);
+	}
+	if (progress_wanted())
+		progress_show("");
+	flush_done(items, ws, n, &next, done, arg);
+	for (size_t i = 0; i < n; i++) {
+		g_free(ws[i].out);
+		g_free(ws[i].err);
+		g_free(ws[i].json);
+		g_free(ws[i].line);
+		g_string_free(ws[i].partial, TRUE);
+		if (ws[i].status_fd >= 0)
+			close(ws[i].status_fd);
+	}
+	g_free(ws);
+	g_free(slots);
+	scratch_dir_remove(tmp);
 }

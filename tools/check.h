@@ -27,7 +27,12 @@ struct check_ctx {
 	GPtrArray *commits;	/* one per patch */
 	GPtrArray *files;	/* the patch files */
 	char *tip;		/* last commit, or base */
-	char *wt;		/* the check worktree */
+	char *wt;		/* the worktree the running stage uses: one
+				 * of the two below (borrowed) */
+	char *wt_build;		/* the one the build directories were
+				 * built from: CHECK_F_BUILDS stages' */
+	char *wt_own;		/* this worker's own (check_versions()),
+				 * for the other stages that check out */
 	char *logdir;		/* results/<series>/v<N>/ */
 	GPtrArray *touched;	/* tree paths the series touches */
 	int wt_lock;		/* flock on <wt>.lock while a stage uses it */
@@ -39,6 +44,10 @@ struct check_ctx {
 	 * .c sets it: nothing a stage does changes another's inputs).
 	 */
 	GHashTable *input_digests;
+	/* told of each revision a stage checks out (stage_checkout()) */
+	void (*on_checkout)(struct check_ctx *ctx, const char *rev);
+	char *label;		/* the status line's "SERIES vN STAGE" */
+	char *last_took;	/* " (last took 1m02s)", or "" */
 };
 
 /*
@@ -75,6 +84,12 @@ enum {
 	CHECK_F_PER_PATCH = 1 << 1,
 	/* light enough for b4 review's answer: --b4 without --stage */
 	CHECK_F_B4 = 1 << 2,
+	/*
+	 * builds in the workbench's build directories: runs in the one
+	 * worktree they were built from (kbuild records absolute source
+	 * paths, kernel/kbuild), one such stage at a time
+	 */
+	CHECK_F_BUILDS = 1 << 3,
 };
 
 struct check_stage {
@@ -120,5 +135,27 @@ struct check_opts {
  */
 json_t *check_version(struct series *s, int version,
 		      const struct check_opts *o, int *failed);
+
+struct check_item {
+	struct series *s;
+	int version;
+};
+
+/*
+ * Checks the n items (check_version()), up to jobs of them at once, each
+ * then in a process of its own with its own worktree for the stages that
+ * check out and do not build (CHECK_F_BUILDS stages share the one their
+ * build directories were built from, under its lock: one at a time); two
+ * items of one version never run at once. Each item's output (o->report
+ * on stdout, and its stderr) is held until the items before it are
+ * done, then printed whole: the output is -j 1's. done is called with
+ * each item's result, in item order (NULL when its worker died, said
+ * once). *failed is set as check_version() sets it.
+ */
+void check_versions(const struct check_item *items, size_t n, int jobs,
+		    const struct check_opts *o,
+		    void (*done)(const struct check_item *it, json_t *result,
+				 void *arg),
+		    void *arg, int *failed);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kseries check SERIES[@vN] | --all [--stage NAME]... [--json] [-j N]
- *                [--kcidb FILE] [--no-cache] [-v]
+ *                [--kcidb FILE] [--no-cache] [--progress] [-v]
  * kseries status
  *
  * The options of a check and the choice of its writer (report.h,
@@ -27,14 +27,32 @@
 
 static const char check_usage[] =
 	"kseries check (SERIES[@vN]... | --all) [--stage NAME]... [--json]\n"
-	"                     [--kcidb FILE] [--no-cache] [-j N] [-v]\n"
+	"                     [--kcidb FILE] [--no-cache] [-j N] [--progress] [-v]\n"
 	"   or: kseries check --b4 [--stage NAME]... <MESSAGE";
 
 struct opts {
 	struct check_opts check;
 	bool json;
 	const char *kcidb;
+	int jobs;
 };
+
+/* Where each version's result goes, in the order they were asked for. */
+struct collect {
+	json_t *results, *kcidb;
+};
+
+static void version_done(const struct check_item *it, json_t *checked,
+			 void *arg)
+{
+	struct collect *c = arg;
+
+	if (!checked)
+		return;
+	if (c->kcidb)
+		kcidb_add_version(c->kcidb, it->s, it->version, checked);
+	json_array_append(c->results, checked);
+}
 
 /*
  * --b4: b4's review-check protocol (check-b4.h). The message on stdin is
@@ -104,9 +122,9 @@ static int stage_cb(const struct option *opt, const char *arg, bool unset)
 }
 
 /*
- * Versions are checked one at a time (they share the worktree and the
- * build directories); -j is the parallelism of the kernel builds inside
- * them.
+ * -j N: up to N versions at once (check_versions(): the stages that
+ * build take turns in the one worktree of the build directories), and
+ * the parallelism of each kernel build (make -jN: one build at a time).
  */
 static int jobs_cb(const struct option *opt, const char *arg, bool unset)
 {
@@ -115,6 +133,7 @@ static int jobs_cb(const struct option *opt, const char *arg, bool unset)
 
 	if (*end || n < 1 || n > 1024)
 		die("-j wants a number of jobs, not '%s'", arg);
+	*(int *)opt->value = (int)n;
 	g_setenv("KSERIES_JOBS", arg, TRUE);
 	return 0;
 }
@@ -132,7 +151,10 @@ static int help_cb(const struct option *opt, const char *arg, bool unset)
 
 int cmd_check(int argc, const char **argv)
 {
-	struct opts o = { .check.stages = g_ptr_array_new() };
+	struct opts o = { .check.stages = g_ptr_array_new(), .jobs = 1 };
+	GArray *items = g_array_new(FALSE, TRUE, sizeof(struct check_item));
+	struct collect c = { 0 };
+	bool progress = false;
 	GPtrArray *specs = g_ptr_array_new_with_free_func(g_free);
 	json_t *results = json_array(), *kcidb = NULL;
 	bool all = false, b4 = false, list_stages = false;
@@ -155,9 +177,11 @@ int cmd_check(int argc, const char **argv)
 			     PARSE_OPT_NOCONFIG),
 		OPT_BOOL(0, "no-cache", &o.check.no_cache,
 			 "run every stage again, ignoring cached results"),
-		OPT_CALLBACK_F('j', NULL, NULL, "N",
-			       "parallel jobs of the kernel builds", jobs_cb,
-			       PARSE_OPT_NONEG),
+		OPT_CALLBACK_F('j', NULL, &o.jobs, "N",
+			       "versions at once, and jobs of each kernel build",
+			       jobs_cb, PARSE_OPT_NONEG),
+		OPT_BOOL(0, "progress", &progress,
+			 "a status line on stderr, also when it is no terminal"),
 		OPT_BOOL('v', "verbose", &o.check.verbose, "say which stage runs, and each build"),
 		OPT_BOOL_F(0, "b4", &b4,
 			   "b4's review-check protocol: a message on stdin",
@@ -176,6 +200,7 @@ int cmd_check(int argc, const char **argv)
 			printf("%s\n", check_stages[k].name);
 		g_ptr_array_unref(specs);
 		g_ptr_array_unref(o.check.stages);
+		g_array_unref(items);
 		json_decref(results);
 		return 0;
 	}
@@ -186,6 +211,7 @@ int cmd_check(int argc, const char **argv)
 			usage(check_usage);
 		o.json = true;	/* no terminal lines on stdout */
 		ret = check_b4(&o);
+		g_array_unref(items);
 		g_ptr_array_unref(specs);
 		g_ptr_array_unref(o.check.stages);
 		json_decref(results);
@@ -202,32 +228,41 @@ int cmd_check(int argc, const char **argv)
 	}
 	if (!o.json)
 		o.check.report = report_text_result;
+	if (progress)
+		g_setenv("KSERIES_PROGRESS", "1", TRUE);
 	if (o.kcidb)
 		kcidb = kcidb_new();
 	for (guint i = 0; i < specs->len; i++) {
-		struct series s;
-		json_t *checked;
+		struct check_item it = { .s = g_new0(struct series, 1) };
 		char *name;
-		int version;
 
-		if (series_parse_spec(specs->pdata[i], &name, &version) < 0) {
+		if (series_parse_spec(specs->pdata[i], &name, &it.version) < 0) {
 			ret = EXIT_USAGE;
+			g_free(it.s);
 			continue;
 		}
-		if (series_load(name, &s) < 0) {
+		if (series_load(name, it.s) < 0) {
 			g_free(name);
+			g_free(it.s);
 			failed = 1;
 			continue;
 		}
 		g_free(name);
-		if (!version)
-			version = series_latest_version(&s);
-		checked = check_version(&s, version, &o.check, &failed);
-		if (kcidb)
-			kcidb_add_version(kcidb, &s, version, checked);
-		json_array_append_new(results, checked);
-		series_release(&s);
+		if (!it.version)
+			it.version = series_latest_version(it.s);
+		g_array_append_val(items, it);
 	}
+	c.results = results;
+	c.kcidb = kcidb;
+	check_versions(&g_array_index(items, struct check_item, 0), items->len,
+		       o.jobs, &o.check, version_done, &c, &failed);
+	for (guint i = 0; i < items->len; i++) {
+		struct series *s = g_array_index(items, struct check_item, i).s;
+
+		series_release(s);
+		g_free(s);
+	}
+	g_array_unref(items);
 	if (o.json)
 		report_json_print(results);
 	if (kcidb) {

@@ -22,6 +22,8 @@ static struct {
 	char *last;		/* the last complete non-empty line */
 } P;
 
+static void (*sink_fn)(const char *line);
+
 static double mono(void)
 {
 	struct timespec ts;
@@ -77,10 +79,48 @@ static void draw(bool force)
 	if (!P.active || (!force && t - P.drawn < 0.25))
 		return;
 	P.drawn = t;
-	line = progress_format(P.label, t - P.t0, P.last, columns());
-	fprintf(stderr, "\r\033[K%s", line);
-	fflush(stderr);
+	line = progress_format(P.label, t - P.t0, P.last,
+			       sink_fn ? 0 : columns());
+	if (sink_fn) {
+		sink_fn(line);
+	} else {
+		fprintf(stderr, "\r\033[K%s", line);
+		fflush(stderr);
+	}
 	g_free(line);
+}
+
+void progress_set_sink(void (*sink)(const char *line))
+{
+	sink_fn = sink;
+}
+
+bool progress_wanted(void)
+{
+	const char *env = getenv("KSERIES_PROGRESS");
+
+	return env ? !strcmp(env, "1") : isatty(2);
+}
+
+void progress_show(const char *line)
+{
+	char *cut;
+
+	if (!progress_wanted())
+		return;
+	cut = g_strndup(line, columns() - 1);
+	fprintf(stderr, "\r\033[K%s", cut);
+	fflush(stderr);
+	g_free(cut);
+}
+
+void progress_set_label(const char *label)
+{
+	if (!P.fed)
+		return;
+	g_free(P.label);
+	P.label = g_strdup(label);
+	draw(true);
 }
 
 static void hook(const char *buf, size_t len)
@@ -90,11 +130,9 @@ static void hook(const char *buf, size_t len)
 
 void progress_begin(const char *label)
 {
-	const char *env = getenv("KSERIES_PROGRESS");
-
 	progress_end();
 	P.fed = true;
-	P.active = env ? !strcmp(env, "1") : isatty(2);
+	P.active = sink_fn || progress_wanted();
 	P.label = g_strdup(label);
 	P.t0 = mono();
 	P.drawn = 0;
@@ -108,7 +146,9 @@ void progress_end(void)
 {
 	if (!P.fed)
 		return;
-	if (P.active) {
+	if (P.active && sink_fn) {
+		sink_fn("");
+	} else if (P.active) {
 		fprintf(stderr, "\r\033[K");
 		fflush(stderr);
 	}

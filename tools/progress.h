@@ -19,6 +19,18 @@
 void progress_begin(const char *label);
 void progress_end(void);
 bool progress_active(void);
+/* What the line says before its clock, changed without restarting it. */
+void progress_set_label(const char *label);
+/*
+ * With a sink, the line is handed to sink (as progress_format() makes
+ * it, "" when it ends) instead of being drawn, and is always on: a
+ * parallel check's workers hand theirs to the process that draws.
+ */
+void progress_set_sink(void (*sink)(const char *line));
+/* Whether stderr gets a status line (a terminal, or KSERIES_PROGRESS=1). */
+bool progress_wanted(void);
+/* Draws line (made by progress_format()) in place when wanted. */
+void progress_show(const char *line);
 
 /* Output from a child (buf, len) or, with buf NULL, a clock tick. */
 void progress_feed(const char *buf, size_t len);

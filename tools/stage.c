@@ -371,6 +371,8 @@ int stage_checkout(struct check_ctx *ctx, const char *rev)
 {
 	if (lock_worktree(ctx) < 0)
 		return -1;
+	if (ctx->on_checkout)
+		ctx->on_checkout(ctx, rev);
 	if (!is_dir(ctx->wt)) {
 		const char *argv[] = { "git", "worktree", "add", "--detach", "-f",
 				       ctx->wt, rev, NULL };
