@@ -121,17 +121,39 @@ ks_distcc_hosts() {
 
 # ks_kbuild_make SRC BUILD JOBS [MAKEVAR...]: the make command line of a
 # kernel/kbuild run, for make in SRC with O=BUILD: sets KS_MAKE (the argv;
-# targets follow it) and KS_MAKE_ENV (NAME=VALUE pairs it needs). With
-# KSERIES_DISTCC set (and valid: else status 1, one error line) the
-# compiler is CC="distcc gcc" with DISTCC_HOSTS from it; unset, the argv
-# is exactly "nice make -C SRC O=BUILD -jJOBS MAKEVAR...".
+# targets follow it), KS_MAKE_ENV (NAME=VALUE pairs it needs) and
+# KS_MAKE_BIND (directories the build must be able to write besides
+# BUILD). With KSERIES_DISTCC set (and valid: else status 1, one error
+# line) the compiler is CC="distcc gcc" with DISTCC_HOSTS from it. With
+# KSERIES_CCACHE=1 (opt-in: kbuild records CC in every object's command
+# line, so turning it on or off rebuilds each build directory once) it is
+# CC="ccache gcc", the cache CCACHE_DIR=$KSERIES_CACHE/ccache shared by
+# every build directory (in KS_MAKE_BIND), CCACHE_BASEDIR=SRC so that
+# another worktree's paths hash alike, and with distcc as well
+# CCACHE_PREFIX=distcc; KSERIES_CCACHE=0 or unset is off, anything else
+# status 1, one error line. Both unset, the argv is exactly
+# "nice make -C SRC O=BUILD -jJOBS MAKEVAR...".
 ks_kbuild_make() {
 	local src=$1 build=$2 jobs=$3 hosts
 	shift 3
 	KS_MAKE=(nice make -C "$src" O="$build" -j"$jobs" "$@")
 	KS_MAKE_ENV=()
-	[ -n "${KSERIES_DISTCC+set}" ] || return 0
-	hosts=$(ks_distcc_hosts "$KSERIES_DISTCC") || return 1
-	KS_MAKE+=("CC=distcc gcc")
-	KS_MAKE_ENV=("DISTCC_HOSTS=$hosts")
+	KS_MAKE_BIND=()
+	case ${KSERIES_CCACHE:-0} in
+	0|1) ;;
+	*) ks_say "error: bad KSERIES_CCACHE '${KSERIES_CCACHE//[^-A-Za-z0-9.]/?}': want 1 (on) or 0 (off)"
+	   return 1 ;;
+	esac
+	if [ -n "${KSERIES_DISTCC+set}" ]; then
+		hosts=$(ks_distcc_hosts "$KSERIES_DISTCC") || return 1
+		KS_MAKE_ENV=("DISTCC_HOSTS=$hosts")
+	fi
+	if [ "${KSERIES_CCACHE:-0}" = 1 ]; then
+		KS_MAKE+=("CC=ccache gcc")
+		KS_MAKE_ENV+=("CCACHE_DIR=$KSERIES_CACHE/ccache" "CCACHE_BASEDIR=$src")
+		[ -z "${KSERIES_DISTCC+set}" ] || KS_MAKE_ENV+=("CCACHE_PREFIX=distcc")
+		KS_MAKE_BIND=("$KSERIES_CACHE/ccache")
+	elif [ -n "${KSERIES_DISTCC+set}" ]; then
+		KS_MAKE+=("CC=distcc gcc")
+	fi
 }
