@@ -127,6 +127,7 @@ BUILTIN_OBJS += tools/cmd-review.o
 BUILTIN_OBJS += tools/cmd-send.o
 BUILTIN_OBJS += tools/cmd-show.o
 BUILTIN_OBJS += tools/cmd-status.o
+BUILTIN_OBJS += tools/cmd-withdraw.o
 BUILTIN_OBJS += tools/cmd-work.o
 
 OBJS = tools/kseries.o $(BUILTIN_OBJS) $(LIB_OBJS)
