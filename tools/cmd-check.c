@@ -220,6 +220,10 @@ int cmd_check(int argc, const char **argv)
 			continue;
 		}
 		g_free(name);
+		if (series_check_skips(&s, all, all && !o.json ? stdout : stderr)) {
+			series_release(&s);
+			continue;
+		}
 		if (!version)
 			version = series_latest_version(&s);
 		checked = check_version(&s, version, &o.check, &failed);

@@ -59,11 +59,24 @@ static char *last_check(const char *name, int version)
 	return buf ? buf : g_strdup("never checked");
 }
 
-static const char list_usage[] = "kseries list";
+static const char list_usage[] = "kseries list [-v]";
+
+/* The state column: withdrawn, else where the latest version stands. */
+static const char *state_word(const struct series *s, int version)
+{
+	const char *origin = series_version_get(s, version, "origin");
+
+	if (series_state(s) == SERIES_WITHDRAWN)
+		return "withdrawn";
+	return !origin || !strcmp(origin, "ours") ? "draft" : origin;
+}
 
 int cmd_list(int argc, const char **argv)
 {
+	bool verbose = false;
 	const struct option options[] = {
+		OPT_BOOL('v', "verbose", &verbose,
+			 "a withdrawn series' reason, on the line below it"),
 		OPT_END(),
 	};
 	GPtrArray *names;
@@ -76,7 +89,6 @@ int cmd_list(int argc, const char **argv)
 	for (guint i = 0; i < names->len; i++) {
 		struct series s;
 		char *check;
-		const char *origin;
 		bool unreadable;
 		unsigned open;
 		int v;
@@ -86,15 +98,14 @@ int cmd_list(int argc, const char **argv)
 			continue;
 		}
 		v = series_latest_version(&s);
-		origin = series_version_get(&s, v, "origin");
 		check = last_check(s.name, v);
 		open = count_open(&s, v, &unreadable);
 		if (unreadable)
 			ret = EXIT_FINDINGS;
 		printf("%-24s v%-3d %-13s %-28s %u open\n", s.name, v,
-		       !origin ? "draft" :
-		       !strcmp(origin, "ours") ? "draft" : origin,
-		       check, open);
+		       state_word(&s, v), check, open);
+		if (verbose && series_state(&s) == SERIES_WITHDRAWN)
+			printf("    withdrawn: %s\n", series_state_reason(&s));
 		g_free(check);
 		series_release(&s);
 	}
