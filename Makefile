@@ -64,6 +64,7 @@ LIB_OBJS += tools/check-cache.o
 LIB_OBJS += tools/ci-gitlab.o
 LIB_OBJS += tools/color.o
 LIB_OBJS += tools/feedback.o
+LIB_OBJS += tools/feedback-count.o
 LIB_OBJS += tools/fetch.o
 LIB_OBJS += tools/format.o
 LIB_OBJS += tools/format-trailers.o
