@@ -64,6 +64,7 @@ LIB_OBJS += tools/check-cache.o
 LIB_OBJS += tools/ci-gitlab.o
 LIB_OBJS += tools/color.o
 LIB_OBJS += tools/feedback.o
+LIB_OBJS += tools/feedback-count.o
 LIB_OBJS += tools/fetch.o
 LIB_OBJS += tools/format.o
 LIB_OBJS += tools/format-trailers.o
@@ -127,6 +128,7 @@ BUILTIN_OBJS += tools/cmd-review.o
 BUILTIN_OBJS += tools/cmd-send.o
 BUILTIN_OBJS += tools/cmd-show.o
 BUILTIN_OBJS += tools/cmd-status.o
+BUILTIN_OBJS += tools/cmd-withdraw.o
 BUILTIN_OBJS += tools/cmd-work.o
 
 OBJS = tools/kseries.o $(BUILTIN_OBJS) $(LIB_OBJS)

@@ -105,7 +105,7 @@ _kseries() {
 	--status)
 		COMPREPLY=($(compgen -W "addressed open outdated wontfix" -- "$cur"))
 		return ;;
-	-b|--branch|-n|--name|--note|--in-reply-to|--to|--cc|--base|-j|--version)
+	-b|--branch|-n|--name|--note|--reason|--in-reply-to|--to|--cc|--base|-j|--version)
 		return ;;
 	-v)
 		[[ $cmd == import ]] && return ;;
@@ -118,7 +118,7 @@ _kseries() {
 	local n=0
 	for ((i = cmdi + 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		--stage|-o|--output-dir|-w|--worktree|--kcidb|--html|--status|-b|--branch|-n|--name|--note|--in-reply-to|--to|--cc|--base|-j)
+		--stage|-o|--output-dir|-w|--worktree|--kcidb|--html|--status|-b|--branch|-n|--name|--note|--reason|--in-reply-to|--to|--cc|--base|-j)
 			((i++)) ;;
 		-*) ;;
 		*) ((n++)) ;;
@@ -158,6 +158,8 @@ _kseries() {
 		[[ " ${COMP_WORDS[*]} " == *" --gitlab "* ]] ||
 			COMPREPLY+=($(compgen -W "--gitlab" -- "$cur")) ;;
 	list|status) ;;
+	withdraw)
+		((n == 0)) && COMPREPLY=($(compgen -W "$(__kseries_series "$cur")" -- "$cur")) ;;
 	*)
 		COMPREPLY=($(compgen -W "$(__kseries_series "$cur")" -- "$cur")) ;;
 	esac

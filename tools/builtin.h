@@ -27,6 +27,7 @@ int cmd_review(int argc, const char **argv);
 int cmd_send(int argc, const char **argv);
 int cmd_show(int argc, const char **argv);
 int cmd_status(int argc, const char **argv);
+int cmd_withdraw(int argc, const char **argv);
 int cmd_work(int argc, const char **argv);
 
 #endif

@@ -248,6 +248,11 @@ int cmd_check(int argc, const char **argv)
 			continue;
 		}
 		g_free(name);
+		if (series_check_skips(it.s, all, all && !o.json ? stdout : stderr)) {
+			series_release(it.s);
+			g_free(it.s);
+			continue;
+		}
 		if (!it.version)
 			it.version = series_latest_version(it.s);
 		g_array_append_val(items, it);

@@ -64,6 +64,9 @@ int cmd_format(int argc, const char **argv)
 		return EXIT_FINDINGS;
 	}
 
+	/* a withdrawn series is a record, never mail */
+	if (series_refuse_withdrawn(spec, "format") < 0)
+		return EXIT_FINDINGS;
 	formatted_init(&f);
 	if (format_spec(spec, &o, &s, &version, &f) < 0) {
 		formatted_release(&f);

@@ -9,42 +9,12 @@
 
 #include "apply.h"
 #include "builtin.h"
-#include "feedback.h"
+#include "feedback-count.h"
 #include "parse-options.h"
 #include "series.h"
 #include "util.h"
 #include "workbench.h"
 #include "banned.h"
-
-/*
- * Comments from earlier versions still open at version (feedback.h),
- * among the records that read back; *unreadable is set when some did
- * not (an error was printed for each).
- */
-static unsigned count_open(const struct series *s, int version,
-			   bool *unreadable)
-{
-	GPtrArray *items = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)feedback_item_free);
-	struct feedback_ctx *fc;
-	unsigned n = 0;
-
-	*unreadable = feedback_load(s, items) < 0;
-	fc = feedback_ctx_new(s);
-	for (guint i = 0; i < items->len; i++) {
-		const struct feedback_item *it = items->pdata[i];
-		int paired;
-
-		if (!strcmp(it->kind, "trailer"))
-			continue;
-		if (feedback_status_at(fc, it, MAX(version, it->version),
-				       &paired) == FB_OPEN)
-			n++;
-	}
-	feedback_ctx_free(fc);
-	g_ptr_array_unref(items);
-	return n;
-}
 
 static char *last_check(const char *name, int version)
 {
@@ -59,11 +29,24 @@ static char *last_check(const char *name, int version)
 	return buf ? buf : g_strdup("never checked");
 }
 
-static const char list_usage[] = "kseries list";
+static const char list_usage[] = "kseries list [-v]";
+
+/* The state column: withdrawn, else where the latest version stands. */
+static const char *state_word(const struct series *s, int version)
+{
+	const char *origin = series_version_get(s, version, "origin");
+
+	if (series_state(s) == SERIES_WITHDRAWN)
+		return "withdrawn";
+	return !origin || !strcmp(origin, "ours") ? "draft" : origin;
+}
 
 int cmd_list(int argc, const char **argv)
 {
+	bool verbose = false;
 	const struct option options[] = {
+		OPT_BOOL('v', "verbose", &verbose,
+			 "a withdrawn series' reason, on the line below it"),
 		OPT_END(),
 	};
 	GPtrArray *names;
@@ -76,7 +59,6 @@ int cmd_list(int argc, const char **argv)
 	for (guint i = 0; i < names->len; i++) {
 		struct series s;
 		char *check;
-		const char *origin;
 		bool unreadable;
 		unsigned open;
 		int v;
@@ -86,15 +68,14 @@ int cmd_list(int argc, const char **argv)
 			continue;
 		}
 		v = series_latest_version(&s);
-		origin = series_version_get(&s, v, "origin");
 		check = last_check(s.name, v);
-		open = count_open(&s, v, &unreadable);
+		open = feedback_open_count(&s, &unreadable);
 		if (unreadable)
 			ret = EXIT_FINDINGS;
 		printf("%-24s v%-3d %-13s %-28s %u open\n", s.name, v,
-		       !origin ? "draft" :
-		       !strcmp(origin, "ours") ? "draft" : origin,
-		       check, open);
+		       state_word(&s, v), check, open);
+		if (verbose && series_state(&s) == SERIES_WITHDRAWN)
+			printf("    withdrawn: %s\n", series_state_reason(&s));
 		g_free(check);
 		series_release(&s);
 	}

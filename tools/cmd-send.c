@@ -276,6 +276,9 @@ int cmd_send(int argc, const char **argv)
 		die("KSERIES_NO_SEND is set: only --dry-run is allowed");
 	if (so.b4 && !have_program("b4"))
 		die("b4 is not installed");
+	/* a withdrawn series is never mailed */
+	if (series_refuse_withdrawn(so.spec, "send") < 0)
+		return EXIT_FINDINGS;
 	ret = so.b4 ? send_b4(&so) : send_git(&so);
 	g_ptr_array_unref(so.to);
 	g_ptr_array_unref(so.cc);

@@ -31,6 +31,9 @@ static void status_text(void)
 
 		if (series_load(names->pdata[i], &s) < 0)
 			continue;
+		if (series_state(&s) == SERIES_WITHDRAWN)
+			printf("%-22s withdrawn: %s\n", s.name,
+			       series_state_reason(&s));
 		versions = series_versions(&s);
 		for (guint k = 0; k < versions->len; k++) {
 			int v = g_array_index(versions, int, k);

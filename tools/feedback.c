@@ -9,6 +9,7 @@
 #include "anchor.h"
 #include "apply.h"
 #include "feedback.h"
+#include "feedback-count.h"
 #include "mail.h"
 #include "patch.h"
 #include "rangediff.h"
@@ -656,6 +657,12 @@ int feedback_ingest(struct series *s, const char *path, unsigned *written,
 		      store_txn_commit(&in.w.txn) < 0 ? -1 : 0;
 	}
 	store_txn_abort(&in.w.txn);
+	/*
+	 * The count kept with the feedback (feedback-count.h), after the
+	 * records are in place; should this fail, list rebuilds it.
+	 */
+	if (!ret && in.w.written)
+		feedback_open_update(s);
 	review_release(&in.r);
 	*written = in.w.written;
 	*kept = in.w.kept;

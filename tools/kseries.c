@@ -41,6 +41,7 @@ static const struct cmd {
 	{ "send", cmd_send, NEED_STORE, "mail a version: git send-email, or b4 send" },
 	{ "show", cmd_show, NEED_STORE, "a series or one version of it" },
 	{ "status", cmd_status, NEED_STORE, "the results of the last checks" },
+	{ "withdraw", cmd_withdraw, NEED_STORE, "record a series as withdrawn, with the reason" },
 	{ "work", cmd_work, NEED_STORE, "a version as a branch of your kernel tree" },
 };
 

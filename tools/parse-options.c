@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <git2.h>
 
 #include "parse-options.h"
-#include "run.h"
 #include "util.h"
 #include "banned.h"
 
@@ -62,26 +62,140 @@ static void config_new(void)
 				       (GDestroyNotify)g_ptr_array_unref);
 }
 
-/* `git config -z --list`: "key\nvalue\0", or "key\0" without a value */
+/* Adds the entries of one libgit2 config (its levels in precedence order). */
+static int config_add_entry(const git_config_entry *e, void *data)
+{
+	GString *pair = data;
+
+	/* "key\nvalue", as git config -z --list gives it, or "key" alone */
+	g_string_assign(pair, e->name);
+	if (e->value) {
+		g_string_append_c(pair, '\n');
+		g_string_append(pair, e->value);
+	}
+	config_add(pair->str, pair->len);
+	return 0;
+}
+
+static bool env_true(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && config_bool(v) == 1;
+}
+
+/* Adds path at level when it is there (git skips a missing file). */
+static void config_add_file(git_config *cfg, const char *path,
+			    git_config_level_t level, const git_repository *repo)
+{
+	if (path && *path && g_file_test(path, G_FILE_TEST_EXISTS))
+		git_config_add_file_ondisk(cfg, path, level, repo, 1);
+}
+
+/*
+ * The files git reads, lowest precedence first (git-config(1) FILES):
+ * system ($GIT_CONFIG_SYSTEM, else /etc/gitconfig; none with
+ * GIT_CONFIG_NOSYSTEM), then $GIT_CONFIG_GLOBAL alone or else the XDG
+ * file and ~/.gitconfig, then the repository's config (found as git
+ * finds it: $GIT_DIR, else up from the current directory) and its
+ * config.worktree when extensions.worktreeConfig is on.
+ */
+static void config_add_files(git_config *cfg, git_repository **repo)
+{
+	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+	const char *global = getenv("GIT_CONFIG_GLOBAL");
+	char *p;
+
+	if (!env_true("GIT_CONFIG_NOSYSTEM"))
+		config_add_file(cfg, getenv("GIT_CONFIG_SYSTEM") ?
+				getenv("GIT_CONFIG_SYSTEM") : "/etc/gitconfig",
+				GIT_CONFIG_LEVEL_SYSTEM, NULL);
+	if (global) {
+		config_add_file(cfg, global, GIT_CONFIG_LEVEL_GLOBAL, NULL);
+	} else {
+		p = xdg && *xdg ? g_build_filename(xdg, "git", "config", NULL) :
+		    home ? g_build_filename(home, ".config", "git", "config", NULL) :
+		    NULL;
+		config_add_file(cfg, p, GIT_CONFIG_LEVEL_XDG, NULL);
+		g_free(p);
+		p = home ? g_build_filename(home, ".gitconfig", NULL) : NULL;
+		config_add_file(cfg, p, GIT_CONFIG_LEVEL_GLOBAL, NULL);
+		g_free(p);
+	}
+	if (git_repository_open_ext(repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV,
+				    NULL) < 0) {
+		*repo = NULL;	/* not in a repository: no local config */
+		return;
+	}
+	p = g_build_filename(git_repository_commondir(*repo), "config", NULL);
+	config_add_file(cfg, p, GIT_CONFIG_LEVEL_LOCAL, *repo);
+	g_free(p);
+}
+
+/* The repository's config.worktree, when extensions.worktreeConfig is on. */
+static void config_add_worktree(git_config *cfg, git_repository *repo)
+{
+	int on = 0;
+	char *p;
+
+	if (!repo || git_config_get_bool(&on, cfg, "extensions.worktreeconfig") < 0 ||
+	    !on)
+		return;
+	p = g_build_filename(git_repository_path(repo), "config.worktree", NULL);
+	config_add_file(cfg, p, GIT_CONFIG_LEVEL_APP, repo);
+	g_free(p);
+}
+
+/* GIT_CONFIG_COUNT, GIT_CONFIG_KEY_<n>, GIT_CONFIG_VALUE_<n>: last, as git. */
+static void config_add_env(void)
+{
+	const char *count = getenv("GIT_CONFIG_COUNT");
+	long n = count ? strtol(count, NULL, 10) : 0;
+
+	for (long i = 0; i < n && i < 1000; i++) {
+		char name[40];
+		const char *k, *v;
+		char *pair;
+
+		g_snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld", i);
+		k = getenv(name);
+		g_snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", i);
+		v = getenv(name);
+		if (!k || !*k || !v)
+			break;	/* git refuses the lot: keep what came before */
+		pair = g_strdup_printf("%s\n%s", k, v);
+		config_add(pair, strlen(pair));
+		g_free(pair);
+	}
+}
+
+/*
+ * The user's git config, read in-process with libgit2 (no git config
+ * child): the files and precedence git config --list has.
+ */
 static void config_load(void)
 {
-	const char *argv[] = { "git", "config", "-z", "--list", NULL };
-	struct run_opts o = { 0 };
-	GString *out = g_string_new(NULL);
+	static bool git2;
+	git_config *cfg = NULL;
+	git_repository *repo = NULL;
+	GString *pair = g_string_new(NULL);
 
 	config_new();
-	if (have_program("git") && run_output(&o, argv, out, NULL) == 0) {
-		const char *p = out->str, *end = out->str + out->len;
-
-		while (p < end) {
-			const char *z = memchr(p, '\0', (size_t)(end - p));
-			size_t n = z ? (size_t)(z - p) : (size_t)(end - p);
-
-			config_add(p, n);
-			p += n + 1;
-		}
+	if (!git2) {
+		git_libgit2_init();
+		git2 = true;
 	}
-	g_string_free(out, TRUE);
+	if (git_config_new(&cfg) == 0) {
+		config_add_files(cfg, &repo);
+		config_add_worktree(cfg, repo);
+		/* an unreadable file: git dies, list what could be read */
+		git_config_foreach(cfg, config_add_entry, pair);
+		git_config_free(cfg);
+	}
+	if (repo)
+		git_repository_free(repo);
+	config_add_env();
+	g_string_free(pair, TRUE);
 }
 
 void config_set_for_test(const char *const *pairs)
@@ -308,6 +422,24 @@ static void parse_short(struct parse_ctx *c, const char *arg)
 	}
 }
 
+/*
+ * A config value as an error shows it: control characters (a terminal's
+ * escape sequences, line breaks) as C escapes, so that a hostile value
+ * cannot write to the terminal or forge a second line. New string.
+ */
+static char *config_shown(const char *v)
+{
+	GString *out = g_string_new(NULL);
+
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f || *p == '\\')
+			g_string_append_printf(out, "\\%03o", *p);
+		else
+			g_string_append_c(out, (char)*p);
+	}
+	return g_string_free(out, FALSE);
+}
+
 static void from_config(const struct parse_ctx *c, const struct option *o)
 {
 	char *key = g_strdup_printf("kseries.%s.%s", c->cmd, o->long_name);
@@ -332,9 +464,12 @@ static void from_config(const struct parse_ctx *c, const struct option *o)
 			b = config_bool(v);
 			if (b < 0 && foreign)
 				continue;	/* another tool's word ("auto") */
-			if (b < 0)
+			if (b < 0) {
+				char *shown = config_shown(v);
+
 				die("bad boolean config value '%s' for '%s'",
-				    v, key);
+				    shown, key);
+			}
 		} else if (!v) {
 			die("missing value for '%s'", key);
 		}

@@ -34,9 +34,17 @@
  * kseries key overrides). The command line always wins. A boolean takes
  * git's values (true/yes/on/1, false/no/off/0, a key without a value
  * is true); a list option takes every value of a multi-valued key; any
- * other option takes the last value. The config is `git config --list`
- * of the current directory (repository, global and system files), read
- * once per process, and only when a lookup needs it.
+ * other option takes the last value. The config is what `git config
+ * --list` of the current directory gives, read in-process with libgit2
+ * (no child process), once per process and only when a lookup needs it:
+ * the system file ($GIT_CONFIG_SYSTEM or /etc/gitconfig, none with
+ * GIT_CONFIG_NOSYSTEM), $GIT_CONFIG_GLOBAL or else the XDG file and
+ * ~/.gitconfig, the repository's config (the repository git would find:
+ * $GIT_DIR, else up from the current directory) and its config.worktree
+ * under extensions.worktreeConfig, then GIT_CONFIG_COUNT's pairs, each
+ * over the ones before; include directives are followed as git does.
+ * A value that could not be read is left unset. An error quoting a
+ * value shows its control characters escaped (\033), never raw.
  */
 
 enum parse_opt_type {

@@ -735,6 +735,10 @@ static int series_site(struct site *site, const char *name, GString *index)
 	esc(index, s.name);
 	g_string_append(index, "</h2>\n<p>");
 	esc(index, series_get(&s, "series.title"));
+	if (series_state(&s) == SERIES_WITHDRAWN) {
+		g_string_append(index, "</p>\n<p class=\"withdrawn\"><b>withdrawn</b>: ");
+		esc(index, series_state_reason(&s));
+	}
 	g_string_append(index, "</p>\n<table>\n<tr><th>version</th>");
 	for (size_t i = 0; i < check_nr_stages; i++)
 		g_string_append_printf(index, "<th>%s</th>", check_stages[i].name);

@@ -18,6 +18,7 @@
 #include "posting.h"
 #include "scratch.h"
 #include "series.h"
+#include "store.h"
 #include "util.h"
 #include "banned.h"
 
@@ -309,6 +310,45 @@ int series_parse_spec(const char *spec, char **name, int *version)
 	return 0;
 }
 
+static const char *const state_names[] = {
+	[SERIES_ACTIVE] = "active",
+	[SERIES_WITHDRAWN] = "withdrawn",
+};
+
+const char *series_state_name(enum series_state st)
+{
+	return state_names[st];
+}
+
+enum series_state series_state(const struct series *s)
+{
+	const char *v = series_get(s, "series.state");
+
+	return v && !strcmp(v, "withdrawn") ? SERIES_WITHDRAWN : SERIES_ACTIVE;
+}
+
+const char *series_state_reason(const struct series *s)
+{
+	if (series_state(s) != SERIES_WITHDRAWN)
+		return NULL;
+	return series_get(s, "series.state-reason");
+}
+
+/* series.state is a known word; a withdrawn series says why. */
+static int state_check(const struct series *s)
+{
+	const char *v = series_get(s, "series.state");
+	const char *why = series_get(s, "series.state-reason");
+
+	if (v && strcmp(v, "active") && strcmp(v, "withdrawn"))
+		return error("%s: unknown series.state '%s' (want active or withdrawn)",
+			     s->conf_path, v);
+	if (v && !strcmp(v, "withdrawn") && (!why || !*why))
+		return error("%s: series.state is withdrawn without a series.state-reason",
+			     s->conf_path);
+	return 0;
+}
+
 int series_load(const char *name, struct series *s)
 {
 	const char *t = store_top();
@@ -326,7 +366,7 @@ int series_load(const char *name, struct series *s)
 		series_release(s);
 		return -1;
 	}
-	if (conf_read(s->conf_path, &s->conf) < 0) {
+	if (conf_read(s->conf_path, &s->conf) < 0 || state_check(s) < 0) {
 		series_release(s);
 		return -1;
 	}
@@ -692,4 +732,59 @@ GPtrArray *series_patch_files(const struct series *s, int version,
 	g_free(dir);
 	g_ptr_array_sort(files, cmp_str);
 	return files;
+}
+
+int series_withdraw(struct series *s, const char *reason)
+{
+	const char *problem = conf_value_problem(reason);
+	struct store_txn t;
+	int ret;
+
+	if (!reason[strspn(reason, " \t")])
+		return error("withdrawing '%s' needs a reason", s->name);
+	if (problem)
+		return error("cannot withdraw '%s': the reason has %s", s->name,
+			     problem);
+	if (store_txn_begin(&t, s->name, "withdraw") < 0)
+		return -1;
+	/* the reason first: no moment is withdrawn without one */
+	ret = store_txn_conf(&t, "series.state-reason", reason, false) < 0 ||
+	      store_txn_conf(&t, "series.state", "withdrawn", false) < 0 ||
+	      store_txn_commit(&t) < 0 ? -1 : 0;
+	store_txn_abort(&t);
+	if (ret < 0)
+		return -1;
+	if (s->conf)
+		g_hash_table_unref(s->conf);
+	s->conf = NULL;
+	return conf_read(s->conf_path, &s->conf);
+}
+
+int series_refuse_withdrawn(const char *spec, const char *what)
+{
+	struct series s;
+	char *name;
+	int version, ret = 0;
+
+	if (series_parse_spec(spec, &name, &version) < 0)
+		return -1;
+	if (series_load(name, &s) < 0) {
+		g_free(name);
+		return -1;
+	}
+	if (series_state(&s) == SERIES_WITHDRAWN)
+		ret = error("'%s' is withdrawn (%s): %s refuses it",
+			    s.name, series_state_reason(&s), what);
+	series_release(&s);
+	g_free(name);
+	return ret;
+}
+
+bool series_check_skips(const struct series *s, bool all, FILE *out)
+{
+	if (series_state(s) != SERIES_WITHDRAWN)
+		return false;
+	fprintf(out, "%s: withdrawn (%s): %s\n", s->name,
+		series_state_reason(s), all ? "skipped" : "checked all the same");
+	return all;
 }

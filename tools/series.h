@@ -3,6 +3,7 @@
 #define KSERIES_SERIES_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <glib.h>
 
 /*
@@ -91,6 +92,49 @@ GHashTable *conf_parse(const char *buf, size_t len);
  * TAB, DEL, C1), bytes that are not UTF-8.
  */
 const char *conf_value_problem(const char *value);
+
+/*
+ * The state of a series, [series] state in series.conf: "active" when
+ * unset, or "withdrawn" (not to be posted: kept as the record of why,
+ * with a state-reason that says it). series_load() refuses a series
+ * whose state is another word, or withdrawn without a reason, with one
+ * error line. A withdrawn series is listed (list, status) with its
+ * state, skipped by check --all (an explicit check of it still runs:
+ * its evidence may be wanted) and refused by format and send.
+ */
+enum series_state {
+	SERIES_ACTIVE,
+	SERIES_WITHDRAWN,
+};
+
+enum series_state series_state(const struct series *s);
+/* "active" or "withdrawn". */
+const char *series_state_name(enum series_state st);
+/* The reason a withdrawn series gives; NULL when it is active. Borrowed. */
+const char *series_state_reason(const struct series *s);
+
+/*
+ * Records s as withdrawn for reason (one line a mail header could
+ * carry, not empty): state-reason, then state, in one store
+ * transaction, so that a crash leaves it active or withdrawn with its
+ * reason, never withdrawn without one. Returns 0 or -1 with one error
+ * (and nothing written).
+ */
+int series_withdraw(struct series *s, const char *reason);
+
+/*
+ * For check: whether check skips s. A withdrawn series is skipped by
+ * check --all (all) and checked when named, since its evidence may be
+ * wanted; either way one line on out says so.
+ */
+bool series_check_skips(const struct series *s, bool all, FILE *out);
+
+/*
+ * For format and send, before anything is written: 0 when the series
+ * spec names is active; -1 with one error when it is withdrawn (what
+ * says which command refuses) or cannot be loaded.
+ */
+int series_refuse_withdrawn(const char *spec, const char *what);
 
 /* The versions present (as vN directories or [version "N"]), sorted. */
 GArray *series_versions(const struct series *s);

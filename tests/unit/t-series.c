@@ -305,6 +305,40 @@ static void test_version_accessor(void **state)
 	drop_store(&s, top);
 }
 
+static void test_state(void **state)
+{
+	struct series s, again;
+	char *top = make_store(&s);
+
+	assert_int_equal(series_state(&s), SERIES_ACTIVE);
+	assert_null(series_state_reason(&s));
+	assert_string_equal(series_state_name(SERIES_WITHDRAWN), "withdrawn");
+	assert_false(series_check_skips(&s, true, stderr));
+	/* refused: nothing written */
+	assert_int_equal(series_withdraw(&s, " "), -1);
+	assert_int_equal(series_withdraw(&s, "a\nb"), -1);
+	assert_null(series_get(&s, "series.state-reason"));
+	assert_int_equal(series_withdraw(&s, "no gain"), 0);
+	assert_int_equal(series_state(&s), SERIES_WITHDRAWN);
+	assert_string_equal(series_state_reason(&s), "no gain");
+	assert_true(series_check_skips(&s, true, stderr));
+	assert_false(series_check_skips(&s, false, stderr));
+	assert_int_equal(series_refuse_withdrawn("s@v1", "format"), -1);
+	/* withdrawn without a reason, or an unknown word: not loaded */
+	assert_int_equal(series_set(&s, "series.state-reason", ""), 0);
+	assert_int_equal(series_load("s", &again), -1);
+	assert_int_equal(series_set(&s, "series.state-reason", "r"), 0);
+	assert_int_equal(series_set(&s, "series.state", "gone"), 0);
+	assert_int_equal(series_load("s", &again), -1);
+	assert_int_equal(series_set(&s, "series.state", "active"), 0);
+	assert_int_equal(series_load("s", &again), 0);
+	assert_int_equal(series_state(&again), SERIES_ACTIVE);
+	assert_null(series_state_reason(&again));
+	assert_int_equal(series_refuse_withdrawn("s", "format"), 0);
+	series_release(&again);
+	drop_store(&s, top);
+}
+
 static void test_list_names(void **state)
 {
 	struct series s;
@@ -343,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_parse_spec),
 		cmocka_unit_test(test_versions_and_files),
 		cmocka_unit_test(test_version_accessor),
+		cmocka_unit_test(test_state),
 		cmocka_unit_test(test_list_names),
 	};
 
