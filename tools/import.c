@@ -230,18 +230,21 @@ static int check_targets(const char *name, const char *vdir_rel,
 	return ret;
 }
 
-/* A patch or cover: its whole mail (the recipients too), read again. */
+/*
+ * A patch or cover by its subject: its whole mail (the recipients and
+ * the text too), read again, and by its text which of the two it is.
+ */
 static int keep_posting(struct import *im, struct item *it, struct mail **m)
 {
+	unsigned flags = im->rd.flags;
 	struct mail *full;
 	int ret;
 
 	/* not held twice while it is read again */
-	g_clear_pointer(&(*m)->body, g_free);
 	g_clear_pointer(&(*m)->raw, g_free);
 	im->rd.flags = 0;
 	ret = mail_reader_reread(&im->rd, *m, &full);
-	im->rd.flags = MAIL_NO_RECIPIENTS;
+	im->rd.flags = flags;
 	mail_free(*m);
 	*m = NULL;
 	if (ret < 0)
@@ -249,12 +252,36 @@ static int keep_posting(struct import *im, struct item *it, struct mail **m)
 	g_clear_pointer(&full->raw, g_free);
 	full->raw_len = 0;
 	it->mail = full;
+	subject_release(&it->subj);
+	it->kind = posting_classify(full->subject, full->body, full->body_len,
+				    &it->subj, NULL);
 	return 0;
 }
 
-/* A reply: where it is, its key; its mail only for the first ones. */
-static void keep_reply(struct import *im, struct item *it, struct mail *m,
-		       bool head)
+/* A reply the series may be named after: its headers, read again. */
+static int keep_headers(struct import *im, struct item *it, struct mail *m)
+{
+	unsigned flags = im->rd.flags;
+	struct mail *h;
+	int ret;
+
+	im->rd.flags = MAIL_NO_RECIPIENTS | MAIL_NO_BODY | MAIL_NO_RAW;
+	ret = mail_reader_reread(&im->rd, m, &h);
+	im->rd.flags = flags;
+	mail_free(m);
+	if (ret < 0)
+		return -1;
+	h->body = g_strdup("");
+	it->mail = h;
+	return 0;
+}
+
+/*
+ * A reply: where it is, its key; its headers only for the first ones
+ * (read again: the first read has its ids and subject only).
+ */
+static int keep_reply(struct import *im, struct item *it, struct mail *m,
+		      bool head)
 {
 	char *key = mail_key(m);
 	struct reply r = {
@@ -270,16 +297,11 @@ static void keep_reply(struct import *im, struct item *it, struct mail *m,
 			im->head = it;
 		if (it->subj.patch && !im->named)
 			im->named = it;
-		g_clear_pointer(&m->body, g_free);
-		m->body = g_strdup("");
-		m->body_len = 0;
-		g_clear_pointer(&m->raw, g_free);
-		m->raw_len = 0;
-		it->mail = m;
-		return;
+		return keep_headers(im, it, m);
 	}
 	mail_free(m);
 	item_free(it);
+	return 0;
 }
 
 /* Reads and classifies the mbox a message at a time. */
@@ -288,18 +310,22 @@ static int read_items(struct import *im)
 	struct mail *m;
 	int ret;
 
-	/* the recipients (costly to format) are read for the posting only */
-	if (mail_reader_open(&im->rd, im->o->mbox, MAIL_NO_RECIPIENTS) < 0)
+	/*
+	 * The headers say what a reply is; the recipients (costly to
+	 * format) and the text are read again for the posting only.
+	 */
+	if (mail_reader_open(&im->rd, im->o->mbox, MAIL_ONLY_IDS) < 0)
 		return -1;
 	im->rd_open = true;
 	while ((ret = mail_reader_next(&im->rd, &m)) > 0) {
 		struct item *it = g_new0(struct item, 1);
 		bool head = m->nr == 1;
 
-		it->kind = posting_classify(m->subject, m->body, m->body_len,
-					    &it->subj, NULL);
+		it->kind = posting_classify(m->subject, NULL, 0, &it->subj,
+					    NULL);
 		if (it->kind == POSTING_REPLY) {
-			keep_reply(im, it, m, head);
+			if (keep_reply(im, it, m, head) < 0)
+				return -1;
 			continue;
 		}
 		if (keep_posting(im, it, &m) < 0) {
@@ -476,7 +502,7 @@ static int copy_old_thread(struct import *im, const char *path, int fd,
 
 	if (!is_file(path))
 		return 0;
-	if (mail_reader_open(&rd, path, MAIL_NO_RECIPIENTS) < 0)
+	if (mail_reader_open(&rd, path, MAIL_ONLY_IDS) < 0)
 		return -1;
 	while ((ret = mail_reader_next(&rd, &m)) > 0) {
 		char *key = mail_key(m);

@@ -160,6 +160,20 @@ static void flush_run(GString *run, GString *out)
 	g_string_truncate(run, 0);
 }
 
+/*
+ * ASCII without "=?": what GMime's decoder gives back unchanged (no
+ * encoded-word can start in it, no charset applies), so it need not
+ * be asked.
+ */
+static bool plain_word(const char *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)w[i] >= 0x80 ||
+		    (w[i] == '=' && i + 1 < n && w[i + 1] == '?'))
+			return false;
+	return true;
+}
+
 static char *decode_text(const char *raw)
 {
 	GString *out = g_string_new(NULL);
@@ -186,6 +200,12 @@ static char *decode_text(const char *raw)
 			last = w;
 			last_n = n;
 			prev_word = true;
+		} else if (plain_word(w, n)) {
+			flush_run(run, out);
+			if (!first)
+				g_string_append_c(out, ' ');
+			g_string_append_len(out, w, (gssize)n);
+			prev_word = false;
 		} else {
 			char *t = g_strndup(w, n);
 			char *d;
@@ -362,6 +382,7 @@ struct walk {
 	unsigned parts;
 	unsigned attachments;
 	bool flowed;
+	bool count_only;	/* MAIL_NO_BODY: the limits, not the text */
 	const char *err;
 };
 
@@ -415,6 +436,8 @@ static void walk_part(GMimeObject *obj, int depth, struct walk *w)
 		w->attachments++;
 		return;
 	}
+	if (w->count_only)
+		return;
 	{
 		GMimeDataWrapper *dw = g_mime_part_get_content(GMIME_PART(obj));
 		GMimeStream *mem;
@@ -490,19 +513,327 @@ static GString *unescape_mboxrd(const char *p, size_t len)
 	return s;
 }
 
-static int parse_one(const char *raw, size_t len, const char *name,
-		     unsigned nr, unsigned flags, struct mail **out)
+/* parse_one()'s own flag: the mail is known to be multipart */
+#define MULTIPART (1u << 16)
+
+/*
+ * The length of the header block at p, the empty line that ends it
+ * included: where GMime's parser ends the headers of a message
+ * (GMIME_FORMAT_MESSAGE: the first line that is "\n" or "\r\n"), else
+ * all of it. mboxrd unescaping keeps empty lines empty, so it is the
+ * same before and after it.
+ */
+static size_t header_block_len(const char *p, size_t len)
 {
-	GString *text;
+	const char *q = p, *end = p + len;
+
+	while (q < end) {
+		const char *nl;
+
+		if (*q == '\n')
+			return (size_t)(q + 1 - p);
+		if (*q == '\r' && q + 1 < end && q[1] == '\n')
+			return (size_t)(q + 2 - p);
+		nl = memchr(q, '\n', (size_t)(end - q));
+		if (!nl)
+			break;
+		q = nl + 1;
+	}
+	return len;
+}
+
+/* GMime's parse of the len bytes at p (a message without its From_ line). */
+static GMimeMessage *construct(const char *p, size_t len)
+{
+	GString *text = unescape_mboxrd(p, len);
 	GMimeStream *stream;
 	GMimeParser *parser;
 	GMimeMessage *msg;
+
+	stream = g_mime_stream_mem_new_with_buffer(text->str, text->len);
+	g_string_free(text, TRUE);
+	parser = g_mime_parser_new_with_stream(stream);
+	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
+	msg = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	g_object_unref(stream);
+	return msg;
+}
+
+/*
+ * GMime's parse of a message; with MAIL_NO_BODY of its header block
+ * alone, which gives the same headers (the parser reads nothing past
+ * the empty line to make them) at a fraction of the cost, unless the
+ * mail is multipart: then the whole of it, so that its parts are
+ * counted against the limits as they are without the flag (a mail
+ * that is not multipart has one part at depth 0). *whole says which.
+ */
+static GMimeMessage *construct_message(const char *p, size_t len,
+				       unsigned flags, bool *whole)
+{
+	GMimeMessage *msg;
+	size_t head;
+
+	*whole = true;
+	if (!(flags & MAIL_NO_BODY) || (flags & MULTIPART))
+		return construct(p, len);
+	head = header_block_len(p, len);
+	msg = construct(p, head);
+	if (head == len || !msg ||
+	    !GMIME_IS_MULTIPART(g_mime_message_get_mime_part(msg))) {
+		*whole = head == len;
+		return msg;
+	}
+	g_object_unref(msg);
+	return construct(p, len);
+}
+
+/* The header fields of struct mail, from GMime's message. */
+static void read_headers(struct mail *m, GMimeMessage *msg, unsigned flags)
+{
+	GMimeObject *obj = GMIME_OBJECT(msg);
+	InternetAddressList *from = g_mime_message_get_from(msg);
+	InternetAddress *ia = from && internet_address_list_length(from) ?
+			      internet_address_list_get_address(from, 0) : NULL;
+	GMimeHeader *h;
 	GDateTime *dt;
+	const char *v;
+	char *subj;
+
+	if (g_mime_message_get_message_id(msg))
+		m->message_id = clean_header(g_mime_message_get_message_id(msg));
+	if (m->message_id && !*m->message_id)
+		g_clear_pointer(&m->message_id, g_free);
+	m->from_name = clean_header(ia ? internet_address_get_name(ia) : "");
+	m->from_email = clean_header(ia && INTERNET_ADDRESS_IS_MAILBOX(ia) ?
+		internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia)) :
+		"");
+	if (*m->from_name)
+		m->from = g_strdup_printf("%s <%s>", m->from_name, m->from_email);
+	else
+		m->from = g_strdup(m->from_email);
+	v = g_mime_object_get_header(obj, "Date");
+	m->date = v ? clean_header(v) : NULL;
+	dt = g_mime_message_get_date(msg);
+	if (dt) {
+		m->time = g_date_time_to_unix(dt);
+		m->tz_minutes = (int)(g_date_time_get_utc_offset(dt) /
+				      G_TIME_SPAN_MINUTE);
+	}
+	h = g_mime_header_list_get_header(g_mime_object_get_header_list(obj),
+					  "Subject");
+	subj = decode_text(h ? g_mime_header_get_raw_value(h) : NULL);
+	m->subject = clean_header(subj);
+	g_free(subj);
+	m->in_reply_to = first_msgid(g_mime_object_get_header(obj,
+							      "In-Reply-To"));
+	m->references = all_msgids(g_mime_object_get_header(obj, "References"));
+	v = g_mime_object_get_header(obj, "X-Kseries-Reconstructed");
+	if (v)
+		m->reconstructed = clean_header(v);
+	if (flags & MAIL_NO_RECIPIENTS) {
+		m->to = g_strdup("");
+		m->cc = g_strdup("");
+	} else {
+		m->to = addresses(g_mime_message_get_to(msg));
+		m->cc = addresses(g_mime_message_get_cc(msg));
+	}
+}
+
+/* A header field of a plain header block (below): name and raw value. */
+struct plain_field {
+	const char *name;
+	size_t name_len;
+	const char *value;	/* after the colon, to the end of the field's */
+	size_t value_len;	/* last line, its LF included (GMime's raw value) */
+};
+
+/*
+ * The fields of a header block in its plainest form: every line a field
+ * start ("Name:", the name printable ASCII but the colon, no space
+ * before the colon) or the continuation of one (a space or a tab
+ * first), LF line ends and no CR, an empty line at the end. How GMime
+ * splits such a block into fields is beyond doubt (gmime-parser.c
+ * step_headers, header_buffer_parse), so its few headers can be read
+ * without building GMime's objects. Returns false for any other block
+ * (CR, a line that is neither, no empty line), which GMime reads.
+ */
+static bool plain_fields(const char *p, size_t len, GArray *fields)
+{
+	const char *end = p + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p;
+
+		if (!nl || memchr(p, '\r', (size_t)(nl - p)))
+			return false;
+		if (nl == p)
+			return fields->len > 0 && nl + 1 == end;
+		if (*p == ' ' || *p == '\t') {
+			struct plain_field *f;
+
+			if (!fields->len)
+				return false;
+			f = &g_array_index(fields, struct plain_field,
+					   fields->len - 1);
+			f->value_len = (size_t)(nl + 1 - f->value);
+		} else {
+			struct plain_field f;
+
+			while (q < nl && *q > ' ' && *q < 0x7f && *q != ':')
+				q++;
+			if (q == p || q == nl || *q != ':')
+				return false;
+			f.name = p;
+			f.name_len = (size_t)(q - p);
+			f.value = q + 1;
+			f.value_len = (size_t)(nl - q);
+			g_array_append_val(fields, f);
+		}
+		p = nl + 1;
+	}
+	return false;
+}
+
+static bool field_is(const struct plain_field *f, const char *name)
+{
+	return f->name_len == strlen(name) &&
+	       !g_ascii_strncasecmp(f->name, name, f->name_len);
+}
+
+/*
+ * Whether a Content-Type value could be multipart/…: it holds the word
+ * in any case (the type is one token: gmime-parse-utils.c).
+ */
+static bool says_multipart(const char *v, size_t len)
+{
+	for (size_t i = 0; i + 9 <= len; i++)
+		if (!g_ascii_strncasecmp(v + i, "multipart", 9))
+			return true;
+	return false;
+}
+
+/* GMime's g_mime_header_get_value(): the raw value unfolded, decoded. */
+static char *plain_value(const struct plain_field *f)
+{
+	char *raw, *unfolded, *v;
+
+	if (!f)
+		return NULL;
+	raw = g_strndup(f->value, f->value_len);
+	unfolded = g_mime_utils_header_unfold(raw);
+	g_free(raw);
+	if (plain_word(unfolded, strlen(unfolded)))
+		return unfolded;
+	v = g_mime_utils_header_decode_text(NULL, unfolded);
+	g_free(unfolded);
+	return v;
+}
+
+enum plain {
+	PLAIN_READ,
+	PLAIN_NOT,		/* GMime reads the headers */
+	PLAIN_MULTIPART,	/* and all of it: its parts are counted */
+};
+
+/*
+ * MAIL_ONLY_IDS: the Message-ID (GMime keeps the last), the Subject,
+ * In-Reply-To and References (the first of each) of a plain header
+ * block, read as read_headers() reads them from GMime's message.
+ * Leaves m untouched when GMime must read the mail: the block is not
+ * plain, or a Content-Type could say multipart (its parts are then
+ * counted against the limits).
+ */
+static enum plain read_plain_ids(struct mail *m, const char *p, size_t len)
+{
+	GArray *fields = g_array_new(FALSE, FALSE, sizeof(struct plain_field));
+	const struct plain_field *id = NULL, *subj = NULL, *irt = NULL,
+				 *refs = NULL;
+	enum plain plain = plain_fields(p, header_block_len(p, len), fields) ?
+			   PLAIN_READ : PLAIN_NOT;
+	char *v;
+
+	for (guint i = 0; plain == PLAIN_READ && i < fields->len; i++) {
+		const struct plain_field *f = &g_array_index(fields,
+			struct plain_field, i);
+
+		if (field_is(f, "Content-Type") &&
+		    says_multipart(f->value, f->value_len))
+			plain = PLAIN_MULTIPART;
+		else if (field_is(f, "Message-Id"))
+			id = f;
+		else if (field_is(f, "Subject") && !subj)
+			subj = f;
+		else if (field_is(f, "In-Reply-To") && !irt)
+			irt = f;
+		else if (field_is(f, "References") && !refs)
+			refs = f;
+	}
+	if (plain != PLAIN_READ) {
+		g_array_unref(fields);
+		return plain;
+	}
+	v = plain_value(id);
+	if (v) {
+		char *d = g_mime_utils_decode_message_id(v);
+
+		if (d)
+			m->message_id = clean_header(d);
+		if (m->message_id && !*m->message_id)
+			g_clear_pointer(&m->message_id, g_free);
+		g_free(d);
+		g_free(v);
+	}
+	v = subj ? g_strndup(subj->value, subj->value_len) : NULL;
+	{
+		char *d = decode_text(v);
+
+		m->subject = clean_header(d);
+		g_free(d);
+	}
+	g_free(v);
+	v = plain_value(irt);
+	m->in_reply_to = first_msgid(v);
+	g_free(v);
+	v = plain_value(refs);
+	m->references = all_msgids(v);
+	g_free(v);
+	g_array_unref(fields);
+	return PLAIN_READ;
+}
+
+/* MAIL_ONLY_IDS: what it leaves out, as if the mail did not say it. */
+static void only_ids(struct mail *m)
+{
+	g_free(m->from_name);
+	g_free(m->from_email);
+	g_free(m->from);
+	g_free(m->to);
+	g_free(m->cc);
+	m->from_name = g_strdup("");
+	m->from_email = g_strdup("");
+	m->from = g_strdup("");
+	m->to = g_strdup("");
+	m->cc = g_strdup("");
+	g_clear_pointer(&m->date, g_free);
+	g_clear_pointer(&m->reconstructed, g_free);
+	m->time = 0;
+	m->tz_minutes = 0;
+}
+
+static int parse_one(const char *raw, size_t len, const char *name,
+		     unsigned nr, unsigned flags, struct mail **out)
+{
+	GMimeMessage *msg;
 	struct mail *m;
 	struct walk w = { 0 };
 	const char *body = raw;
 	size_t body_len = len;
+	bool whole;
 
+	if (flags & MAIL_ONLY_IDS)
+		flags |= MAIL_NO_BODY | MAIL_NO_RECIPIENTS;
 	if (len > MAIL_MAX_MESSAGE)
 		return error("%s: message %u is larger than %u MiB", name, nr,
 			     MAIL_MAX_MESSAGE >> 20);
@@ -516,76 +847,28 @@ static int parse_one(const char *raw, size_t len, const char *name,
 		body_len -= nl ? (size_t)(nl + 1 - body) : body_len;
 		body = nl ? nl + 1 : body + len;
 	}
-	text = unescape_mboxrd(body, body_len);
-	stream = g_mime_stream_mem_new_with_buffer(text->str, text->len);
-	g_string_free(text, TRUE);
-	parser = g_mime_parser_new_with_stream(stream);
-	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
-	msg = g_mime_parser_construct_message(parser, NULL);
-	g_object_unref(parser);
-	g_object_unref(stream);
-	if (!msg)
-		return error("%s: message %u is not a mail message", name, nr);
-
 	m = g_new0(struct mail, 1);
-	if (g_mime_message_get_message_id(msg))
-		m->message_id = clean_header(g_mime_message_get_message_id(msg));
-	if (m->message_id && !*m->message_id) {
-		g_free(m->message_id);
-		m->message_id = NULL;
-	}
-	{
-		InternetAddressList *from = g_mime_message_get_from(msg);
-		InternetAddress *ia = from && internet_address_list_length(from) ?
-				      internet_address_list_get_address(from, 0) :
-				      NULL;
+	if (flags & MAIL_ONLY_IDS) {
+		enum plain plain = read_plain_ids(m, body, body_len);
 
-		m->from_name = clean_header(ia ? internet_address_get_name(ia) : "");
-		m->from_email = clean_header(ia && INTERNET_ADDRESS_IS_MAILBOX(ia) ?
-			internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia)) :
-			"");
-		if (*m->from_name)
-			m->from = g_strdup_printf("%s <%s>", m->from_name,
-						  m->from_email);
-		else
-			m->from = g_strdup(m->from_email);
+		if (plain == PLAIN_READ) {
+			only_ids(m);
+			goto done;
+		}
+		if (plain == PLAIN_MULTIPART)
+			flags |= MULTIPART;
 	}
-	{
-		const char *d = g_mime_object_get_header(GMIME_OBJECT(msg), "Date");
-
-		m->date = d ? clean_header(d) : NULL;
+	msg = construct_message(body, body_len, flags, &whole);
+	if (!msg) {
+		g_free(m);
+		return error("%s: message %u is not a mail message", name, nr);
 	}
-	dt = g_mime_message_get_date(msg);
-	if (dt) {
-		m->time = g_date_time_to_unix(dt);
-		m->tz_minutes = (int)(g_date_time_get_utc_offset(dt) /
-				      G_TIME_SPAN_MINUTE);
-	}
-	{
-		GMimeHeader *h = g_mime_header_list_get_header(
-			g_mime_object_get_header_list(GMIME_OBJECT(msg)), "Subject");
-		char *subj = decode_text(h ? g_mime_header_get_raw_value(h) : NULL);
-
-		m->subject = clean_header(subj);
-		g_free(subj);
-	}
-	m->in_reply_to = first_msgid(g_mime_object_get_header(GMIME_OBJECT(msg),
-							      "In-Reply-To"));
-	m->references = all_msgids(g_mime_object_get_header(GMIME_OBJECT(msg),
-							    "References"));
-	if (g_mime_object_get_header(GMIME_OBJECT(msg), "X-Kseries-Reconstructed"))
-		m->reconstructed = clean_header(g_mime_object_get_header(
-			GMIME_OBJECT(msg), "X-Kseries-Reconstructed"));
-	if (flags & MAIL_NO_RECIPIENTS) {
-		m->to = g_strdup("");
-		m->cc = g_strdup("");
-	} else {
-		m->to = addresses(g_mime_message_get_to(msg));
-		m->cc = addresses(g_mime_message_get_cc(msg));
-	}
-
+	read_headers(m, msg, flags);
+	if (flags & MAIL_ONLY_IDS)
+		only_ids(m);
 	w.text = g_string_new(NULL);
-	if (g_mime_message_get_mime_part(msg))
+	w.count_only = flags & MAIL_NO_BODY;
+	if (whole && g_mime_message_get_mime_part(msg))
 		walk_part(g_mime_message_get_mime_part(msg), 0, &w);
 	g_object_unref(msg);
 	if (w.err) {
@@ -594,10 +877,15 @@ static int parse_one(const char *raw, size_t len, const char *name,
 		return error("%s: message %u: %s (limit %d levels, %d parts)",
 			     name, nr, w.err, MAIL_MAX_DEPTH, MAIL_MAX_PARTS);
 	}
-	m->body_len = w.text->len;
-	m->body = g_string_free(w.text, FALSE);
-	m->flowed = w.flowed;
-	m->attachments = w.attachments;
+	if (flags & MAIL_NO_BODY) {
+		g_string_free(w.text, TRUE);
+	} else {
+		m->body_len = w.text->len;
+		m->body = g_string_free(w.text, FALSE);
+		m->flowed = w.flowed;
+		m->attachments = w.attachments;
+	}
+done:
 	if (!(flags & MAIL_NO_RAW)) {
 		m->raw = g_strndup(raw, len);
 		m->raw_len = len;

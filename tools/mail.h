@@ -43,7 +43,8 @@ struct mail {
 	GPtrArray *references;	/* char *, without brackets, oldest first */
 	char *to;		/* decoded address lists, "" if none */
 	char *cc;
-	char *body;		/* inline text/plain parts, UTF-8, LF ends */
+	char *body;		/* inline text/plain parts, UTF-8, LF ends;
+				 * NULL when read with MAIL_NO_BODY */
 	size_t body_len;
 	bool flowed;		/* the text was format=flowed (and unflowed) */
 	unsigned attachments;	/* parts skipped: attachments, non-text */
@@ -73,6 +74,18 @@ enum mail_flags {
 				 * the message back need not hold it twice */
 	MAIL_NO_RECIPIENTS = 1 << 1,	/* to and cc left "": formatting
 					 * address lists is costly */
+	MAIL_NO_BODY = 1 << 2,	/* body left NULL (and flowed, attachments
+				 * 0): only the header block is parsed, for
+				 * callers that need a mail's headers and
+				 * not its text; the headers and the limits
+				 * are those of a full read */
+	MAIL_ONLY_IDS = 1 << 3,	/* MAIL_NO_BODY, and of the headers only
+				 * message_id, subject, in_reply_to and
+				 * references, as a full read gives them;
+				 * the others are left as if the mail had
+				 * none (""; date NULL, time 0): for callers
+				 * that sort and key mail, at a fraction
+				 * of the cost */
 };
 
 /*

@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <glob.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -379,6 +380,189 @@ static void test_reader_no_recipients(void **state)
 	mail_reader_close(&rd);
 }
 
+static void assert_same_str(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
+/* What MAIL_ONLY_IDS reads is what a full read gives. */
+static void assert_same_ids(const struct mail *a, const struct mail *b)
+{
+	assert_same_str(a->message_id, b->message_id);
+	assert_same_str(a->subject, b->subject);
+	assert_same_str(a->in_reply_to, b->in_reply_to);
+	assert_int_equal(a->references->len, b->references->len);
+	for (guint i = 0; i < a->references->len; i++)
+		assert_string_equal(a->references->pdata[i],
+				    b->references->pdata[i]);
+	assert_int_equal(a->offset, b->offset);
+	assert_int_equal(a->size, b->size);
+	assert_int_equal(a->nr, b->nr);
+}
+
+/*
+ * Reads buf (named name) twice, fully and with flags, and compares
+ * message by message: the same mails, or the same error at the same
+ * message. Returns the number of messages.
+ */
+static unsigned compare_reads(const char *buf, size_t len, const char *name,
+			      unsigned flags)
+{
+	struct mail_reader full, light;
+	struct mail *a, *b;
+	int ra, rb;
+	unsigned n = 0;
+
+	mail_reader_open_mem(&full, buf, len, name, 0);
+	mail_reader_open_mem(&light, buf, len, name, flags);
+	for (;;) {
+		ra = mail_reader_next(&full, &a);
+		rb = mail_reader_next(&light, &b);
+		assert_int_equal(ra, rb);
+		if (ra <= 0)
+			break;
+		n++;
+		assert_same_ids(a, b);
+		assert_null(b->body);
+		if (flags & MAIL_ONLY_IDS) {
+			assert_string_equal(b->from, "");
+			assert_null(b->date);
+		} else {
+			assert_string_equal(a->from, b->from);
+			assert_same_str(a->date, b->date);
+			assert_int_equal(a->time, b->time);
+		}
+		assert_memory_equal(a->raw, b->raw, a->raw_len);
+		mail_free(a);
+		mail_free(b);
+	}
+	mail_reader_close(&full);
+	mail_reader_close(&light);
+	return n;
+}
+
+/*
+ * MAIL_ONLY_IDS reads plain header blocks itself and leaves the rest to
+ * GMime; MAIL_NO_BODY parses the header block alone: both must give
+ * what a full read gives, on every form a header block takes.
+ */
+static void test_only_ids_as_full(void **state)
+{
+	static const char text[] =
+		"From x@y Thu Jan  1 00:00:00 1970\n"
+		"Subject: Re: [PATCH v2 3/7] a\n\tfolded  subject\n"
+		"Message-ID: <first@x>\n"
+		"In-Reply-To: <p3@y> (Carlos's message of Wed)\n"
+		"References: <p0@y>\n <p1@y>\n\t<p3@y>\n"
+		"Message-Id:\n <second@x>\n"
+		"From: Ann <ann@x>\n\nbody\n\n"
+		"From x@y Thu Jan  1 00:00:00 1970\n"
+		"subject: =?UTF-8?B?UmU6IFtQQVRDSF0gY2Fmw6k=?= =?UTF-8?Q?_=C3=A9t=C3=A9?=\n"
+		"SUBJECT: second subject\n"
+		"message-id: <lower@x>\n\nb\n\n"
+		"From x@y Thu Jan  1 00:00:00 1970\n"
+		"Subject: raw UTF-8 caf\xc3\xa9 and Latin-1 caf\xe9 =?x\n"
+		"Message-ID: <>\n\nb\n\n"
+		"From x@y Thu Jan  1 00:00:00 1970\n"
+		"Subject: [PATCH] crlf\r\n"
+		"Message-ID: <crlf@x>\r\n\r\nb\r\n\n"
+		"From x@y Thu Jan  1 00:00:00 1970\n"
+		"Subject: no empty line\n"
+		"Message-ID: <noend@x>\n\n"
+		"From x@y Thu Jan  1 00:00:00 1970\n"
+		"Subject : blank before the colon\n"
+		"Message-ID: <blank@x>\n"
+		"not a header line\n"
+		"In-Reply-To: <late@x>\n\nb\n\n"
+		"From x@y Thu Jan  1 00:00:00 1970\n"
+		"Subject: Re: [PATCH] multipart\n"
+		"Message-ID: <mp@x>\n"
+		"Content-Type: MultiPart/Mixed; boundary=b\n\n"
+		"--b\nContent-Type: text/plain\n\nhi\n--b--\n\n"
+		"From x@y Thu Jan  1 00:00:00 1970\n"
+		"Subject: Re: no ids, a message/rfc822\n"
+		"Content-Type: message/rfc822\n\n"
+		"Subject: inner\nMessage-ID: <inner@x>\n\ninner body\n\n"
+		"From x@y Thu Jan  1 00:00:00 1970\n"
+		"\n"
+		"Subject: in the body\n\n"
+		"From x@y Thu Jan  1 00:00:00 1970\n"
+		">From: escaped\n"
+		"Subject: =?utf-8?q?encoded_word?=junk =?ISO-8859-1?Q?caf=E9?=\n"
+		"References: =?us-ascii?q?<enc@x>?=\n\n";
+
+	static const char bad[] = " folded first line\nSubject: x\n\nb\n";
+
+	assert_int_equal(compare_reads(text, sizeof(text) - 1, "mem",
+				       MAIL_ONLY_IDS), 10);
+	assert_int_equal(compare_reads(text, sizeof(text) - 1, "mem",
+				       MAIL_NO_BODY), 10);
+	/* not a mail message, either way */
+	assert_int_equal(compare_reads(bad, sizeof(bad) - 1, "mem",
+				       MAIL_ONLY_IDS), 0);
+}
+
+/* The same over every mail the repository holds (run from its top). */
+static void test_only_ids_corpus(void **state)
+{
+	static const char *const globs[] = {
+		"tests/t0001/*.mbox", "tests/t0003/*.mbox", "tests/t1010/*.mbox",
+		"tests/t1020/*.mbox", "series/*/v*/*.patch",
+		"series/*/v*/thread.mbox", "tests/fuzz/regress-mail/*",
+		"tests/fuzz/regress-review/*",
+	};
+	unsigned files = 0, mails = 0;
+
+	for (size_t g = 0; g < G_N_ELEMENTS(globs); g++) {
+		glob_t gl;
+
+		if (glob(globs[g], 0, NULL, &gl))
+			continue;
+		for (size_t i = 0; i < gl.gl_pathc; i++) {
+			char *buf;
+			gsize len;
+
+			if (!g_file_get_contents(gl.gl_pathv[i], &buf, &len,
+						 NULL))
+				continue;
+			files++;
+			mails += compare_reads(buf, len, gl.gl_pathv[i],
+					       MAIL_ONLY_IDS);
+			compare_reads(buf, len, gl.gl_pathv[i], MAIL_NO_BODY);
+			g_free(buf);
+		}
+		globfree(&gl);
+	}
+	/* the repository's mail is there: the test compared something */
+	assert_true(files >= 20);
+	assert_true(mails >= 100);
+}
+
+/* Past the MIME limits a mail is refused by a light read too. */
+static void test_only_ids_limits(void **state)
+{
+	GString *mb = g_string_new("From x@y Thu Jan  1 00:00:00 1970\n"
+				   "Subject: Re: many parts\n"
+				   "Content-Type: multipart/mixed; boundary=b\n\n");
+	unsigned flags[] = { MAIL_ONLY_IDS, MAIL_NO_BODY, 0 };
+
+	for (int i = 0; i <= MAIL_MAX_PARTS; i++)
+		g_string_append(mb, "--b\nContent-Type: text/plain\n\nx\n");
+	g_string_append(mb, "--b--\n");
+	for (size_t f = 0; f < G_N_ELEMENTS(flags); f++) {
+		struct mail_reader rd;
+		struct mail *m;
+
+		mail_reader_open_mem(&rd, mb->str, mb->len, "mem", flags[f]);
+		assert_int_equal(mail_reader_next(&rd, &m), -1);
+		mail_reader_close(&rd);
+	}
+	g_string_free(mb, TRUE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +580,9 @@ int main(void)
 		cmocka_unit_test(test_reader_reread_changed),
 		cmocka_unit_test(test_reader_refuses),
 		cmocka_unit_test(test_reader_no_recipients),
+		cmocka_unit_test(test_only_ids_as_full),
+		cmocka_unit_test(test_only_ids_corpus),
+		cmocka_unit_test(test_only_ids_limits),
 	};
 
 	return cmocka_run_group_tests_name("mail", tests, NULL, NULL);
