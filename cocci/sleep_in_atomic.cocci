@@ -44,7 +44,7 @@ REGION = []     # (file, lock_text, lock_line, call_name, args, call_line, kind,
 CLEAN = {}      # (file, function) -> list of (call_name, args, call_line)
 GUARD_END = {}  # (file, guard_line, guard_col) -> list of closing-brace (line, col)
 SOURCES = {}
-ARGS = {}       # (file, line, col) of the name of a call -> its arguments as spatch prints them
+ARGS = {}       # (file, line, col) of the name of a call -> its arguments, from the source
 
 RX_NOTE = ('identifier constraints use python regexps, not =~, because spatch'
            ' 1.1.1 (PCRE) and 1.3 (OCaml Str) read =~ regexps differently')
@@ -116,6 +116,26 @@ def lock_text(file, pos):
     except Exception:
         t = None
     return t
+
+ARGSRC = {}     # file -> (text as latin-1, line offsets)
+
+def source_args(file, line, col, name):
+    if file not in ARGSRC:
+        try:
+            with open(file, 'rb') as f:
+                text = f.read().decode('latin-1')
+        except OSError:
+            text = ''
+        ARGSRC[file] = (text, sleepclass.line_starts(text))
+    text, starts = ARGSRC[file]
+    return sleepclass.call_args(text, starts, line, col, name)
+
+def lockop(file, line, name, args):
+    """Lock and unlock sites, from the calls: (line, op, lock text)."""
+    op = 'lock' if RX0.match(name) else 'unlock' if RX1.match(name) else None
+    a = split_args(args) if op else None
+    if a:
+        LOCKOPS.setdefault(file, []).append((line, op, squash(a[0]).lstrip('&')))
 
 def args_at(p):
     return ARGS.get((p.file, int(p.line), int(p.column)), '')
@@ -278,46 +298,26 @@ FN << defs.FN; p << defs.p;
 CURRENT[0] = p[0].file
 add_function(p[0].file, int(p[0].line), str(FN))
 
+// The arguments are read from the source (binding them as an expression
+// list and printing it costs more than the match); the lock and unlock
+// sites are the calls of the lock functions, their first argument.
 @calls@
 identifier F;
-expression list ES;
 position p;
 @@
-F@p(ES)
+F@p(...)
 
 @script:python@
-F << calls.F; ES << calls.ES; p << calls.p;
+F << calls.F; p << calls.p;
 @@
 for q in p:
     CURRENT[0] = q.file
-    ARGS[(q.file, int(q.line), int(q.column))] = str(ES)
-    CALLS.setdefault(q.file, []).append((int(q.line), str(F), str(ES)))
-if direct_sleeper(str(F), str(ES), None):
-    SLEEPERS_SEEN.add(str(F))
-
-@lockops@
-identifier LK : script:python() { RX0.match(str(LK)) is not None };
-expression E;
-position p;
-@@
-LK@p(E, ...)
-
-@script:python@
-E << lockops.E; p << lockops.p;
-@@
-LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'lock', squash(E).lstrip('&')))
-
-@unlockops@
-identifier UL : script:python() { RX1.match(str(UL)) is not None };
-expression E;
-position p;
-@@
-UL@p(E, ...)
-
-@script:python@
-E << unlockops.E; p << unlockops.p;
-@@
-LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'unlock', squash(E).lstrip('&')))
+    a = source_args(q.file, int(q.line), int(q.column), str(F))
+    ARGS[(q.file, int(q.line), int(q.column))] = a
+    CALLS.setdefault(q.file, []).append((int(q.line), str(F), a))
+    if direct_sleeper(str(F), a, None):
+        SLEEPERS_SEEN.add(str(F))
+    lockop(q.file, int(q.line), str(F), a)
 
 // Calls that a lock-dropping function (one that unlocks a lock it did not
 // take: its caller holds it) makes on some path from its entry before any

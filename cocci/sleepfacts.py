@@ -220,6 +220,40 @@ def add_ends(d, data):
     d['includes'] = sorted(set(INCLUDE_RE.findall(data.decode('utf-8', 'replace'))))
 
 
+KEEP_ARGS = re.compile(r'GFP|gfp|alloc|wait_event')
+LOCKOP_RX = re.compile(r'^(raw_)?(spin|read|write)_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?(_nested)?$')
+
+
+def from_source(d, data):
+    """What the facts rule leaves to the source: the arguments of the calls
+    (kept when they can matter to the GFP rules), which definitions are
+    static and which have a gfp_t parameter, the lock and unlock sites
+    (line, op, lock text: the calls of the lock functions). The rule gives
+    each name's line and column."""
+    text = data.decode('latin-1')
+    starts = sleepclass.line_starts(text)
+    calls, locks = [], []
+    for (line, name, col) in d.get('calls', []):
+        a = sleepclass.call_args(text, starts, int(line), int(col), name)
+        first = sleepclass.split_args(a)[:1] if LOCKOP_RX.match(name) else None
+        if first:
+            locks.append([int(line), 'unlock' if '_unlock' in name else 'lock',
+                          sleepclass.squash(first[0]).lstrip('&')])
+        if not KEEP_ARGS.search(name) and not KEEP_ARGS.search(a):
+            a = ''
+        calls.append([int(line), name, a[:400]])
+    d['calls'], d['locks'] = calls, locks
+    defs, static, gfp = [], [], set()
+    for (name, line, col) in d.get('defs', []):
+        st, g = sleepclass.def_info(text, starts, int(line), int(col), name)
+        defs.append([name, int(line), False])
+        if st:
+            static.append([name, int(line)])
+        if g:
+            gfp.add(name)
+    d['defs'], d['static'], d['gfpdefs'] = defs, static, sorted(gfp)
+
+
 def file_facts(spatch, root, paths, cache, jobs=2, log=None):
     """Facts of each path (relative to ROOT): {path: facts}. Files already
     in the cache (same content, same rules) are not given to spatch.
@@ -245,7 +279,10 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None):
     batches = [todo[i:i + BATCH] for i in range(0, len(todo), BATCH)]
     for p, d in _spatch_batches(spatch, root, batches, jobs, log):
         with open(os.path.join(root, p), 'rb') as f:
-            add_ends(d, f.read())
+            data = f.read()
+        if not d.get('failed'):
+            from_source(d, data)
+        add_ends(d, data)
         facts[p] = d
         if cache:
             b = blobs[p]
