@@ -34,7 +34,10 @@ SLEEP_RE = re.compile(r'^(?:'
 # Never sleepers, whatever the lists above or the closure say.
 NOT_SLEEP_RE = re.compile(r'(?:trylock|^cond_resched_lock$|^mmput_async$'
                           r'|_fast_only$|^vfree_atomic$|^disable_irq_nosync$'
-                          r'|_nofault$|^try_wait_for_completion$)')
+                          r'|_nofault$|^try_wait_for_completion$'
+                          # read a GFP, allocate nothing
+                          r'|^gfp_zone$|^node_zonelist$|^gfp_migratetype$'
+                          r'|^gfpflags_allow_blocking$|^(first|next)_zones_zonelist$)')
 
 # Sleep only when their argument says so: a direct call of them counts
 # (SLEEP_RE), but a function does not sleep just because its body has one;
@@ -92,7 +95,17 @@ def squash(s):
     return re.sub(r'\s+', '', s)
 
 
+NESTED_CALL_RE = re.compile(r'\b\w+\s*\([^()]*\)')
+
+
 def gfp_reclaims(arg):
+    """ARG is a GFP that allows direct reclaim. A GFP given to a call
+    inside the argument is that call's (first_zones_zonelist(
+    node_zonelist(nid, GFP_HIGHUSER), gfp_zone(GFP_HIGHUSER), ...) picks
+    a zone: mm/mempolicy.c mpol_misplaced())."""
+    prev = None
+    while prev != arg:
+        prev, arg = arg, NESTED_CALL_RE.sub('_', arg)
     return bool(GFP_RECLAIM_RE.search(arg)) and not GFP_MASKED_RE.search(arg)
 
 

@@ -303,12 +303,31 @@ def _functions(d):
     return out
 
 
-def _dropping(d, a, b):
-    first = {}
+RELEASE_MACROS = frozenset(['pte_unmap_unlock'])
+
+
+def _ops(d, a, b):
+    """{lock text: [op, ...]} of the lock sites of lines A..B, in order."""
+    ops = {}
     for (line, op, text) in sorted(d.get('locks', [])):
-        if a <= line <= b and text not in first:
-            first[text] = op
-    return 'unlock' in first.values()
+        if a <= line <= b:
+            ops.setdefault(text, []).append(op)
+    return ops
+
+
+def _dropping(d, a, b):
+    """Its first operation on some lock is an unlock; or its first lock
+    operation at all is pte_unmap_unlock() (whose lock argument the facts
+    do not keep)."""
+    if any(o[0] == 'unlock' for o in _ops(d, a, b).values()):
+        return True
+    rel = [line for (line, n, _) in d.get('calls', []) if a <= line <= b and n in RELEASE_MACROS]
+    return bool(rel) and not any(a <= line <= min(rel) for (line, _, _) in d.get('locks', []))
+
+
+def _releases(d, a, b):
+    """It drops a lock it did not take and does not take it again."""
+    return any(o[0] == 'unlock' and o[-1] == 'unlock' for o in _ops(d, a, b).values())
 
 
 class Graph:
@@ -357,6 +376,21 @@ class Graph:
         inc = [c for c in cands
                if self.nodes[c][0].endswith('.h') and self.included(path, self.nodes[c][0])]
         return inc or cands
+
+    def releasers(self, path):
+        """The functions of other files that PATH calls and that drop a lock
+        their caller holds (every definition reached does)."""
+        out = set()
+        own = self.local.get(path, {})
+        for c in self.facts.get(path, {}).get('calls', []):
+            name = c[1]
+            if name in own or name in out:
+                continue
+            nodes = self.resolve(path, name)
+            if nodes and all(_releases(self.facts[self.nodes[n][0]], self.nodes[n][1],
+                                       self.nodes[n][2]) for n in nodes):
+                out.add(name)
+        return sorted(out)
 
     def external(self, path, by_def):
         """{name: chain} for the functions of other files that PATH calls
@@ -478,7 +512,7 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
     if outside_path:
         with open(outside_path) as f:
             outside_text = f.read()
-    h = hashlib.sha1(('closure 2 ' + rules_id(spatch)).encode())
+    h = hashlib.sha1(('closure 3 ' + rules_id(spatch)).encode())
     h.update(outside_text.encode())
     for p in (ATOMIC_OPS, sleepclass.__file__):
         if os.path.isfile(p):
@@ -505,7 +539,7 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
         by_def.setdefault(path, {})[name] = c
     g = Graph(facts)
     external = {p: g.external(p, by_def) for p in extra}
-    stats = {'files': len(paths), 'ran': ran, 'tree': tid, 'sleepers': len(j['by_name']),
+    stats = {'releasers': {p: g.releasers(p) for p in extra},'files': len(paths), 'ran': ran, 'tree': tid, 'sleepers': len(j['by_name']),
              'failed': sorted(p for p in paths if facts[p].get('failed')),
              'sleeping_definitions': len(j['by_def'])}
     return external, by_def, facts, stats
