@@ -379,16 +379,23 @@ class Graph:
 
     def releasers(self, path):
         """The functions of other files that PATH calls and that drop a lock
-        their caller holds (every definition reached does)."""
+        their caller holds: a definition reached does, and every other one
+        does too or has no lock site (a stub for another configuration:
+        mm/swap.h's two swap_cluster_unlock())."""
         out = set()
         own = self.local.get(path, {})
         for c in self.facts.get(path, {}).get('calls', []):
             name = c[1]
             if name in own or name in out:
                 continue
-            nodes = self.resolve(path, name)
-            if nodes and all(_releases(self.facts[self.nodes[n][0]], self.nodes[n][1],
-                                       self.nodes[n][2]) for n in nodes):
+            rel, other = 0, 0
+            for n in self.resolve(path, name):
+                d, a, b = self.facts[self.nodes[n][0]], self.nodes[n][1], self.nodes[n][2]
+                if _releases(d, a, b):
+                    rel += 1
+                elif _ops(d, a, b):
+                    other += 1
+            if rel and not other:
                 out.add(name)
         return sorted(out)
 

@@ -14,10 +14,17 @@ struct xr_cluster {
 	int flags;
 };
 
+#ifdef CONFIG_XR
 static inline void xr_cluster_unlock(struct xr_cluster *ci)
 {
 	spin_unlock(&ci->lock);
 }
+#else
+/* the other configuration's stub: no lock */
+static inline void xr_cluster_unlock(struct xr_cluster *ci)
+{
+}
+#endif
 
 /* drops the caller's lock and takes it again: not a release */
 static inline void xr_cluster_relax(struct xr_cluster *ci)
