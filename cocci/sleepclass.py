@@ -151,6 +151,10 @@ def line_starts(text):
     return out
 
 
+# comments, line continuations, strings, character constants, parentheses
+_PT_RE = re.compile(r'/\*.*?(?:\*/|\Z)|//[^\n]*|\\\n|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|[()]', re.S)
+
+
 def paren_text(text, i):
     """The text between the '(' at or after offset I (blanks skipped) and
     its ')', comments dropped and blanks collapsed; None when there is no
@@ -160,40 +164,24 @@ def paren_text(text, i):
         i += 1
     if i >= n or text[i] != '(':
         return None
-    depth, out, j = 0, [], i
-    while j < n:
-        c = text[j]
-        if c == '/' and text.startswith('/*', j):
-            k = text.find('*/', j + 2)
-            j = n if k < 0 else k + 2
-            out.append(' ')
-            continue
-        if c == '/' and text.startswith('//', j):
-            k = text.find('\n', j)
-            j = n if k < 0 else k
-            continue
-        if c == '\\' and text.startswith('\n', j + 1):
-            out.append(' ')
-            j += 2
-            continue
-        if c in '"\'':
-            k = j + 1
-            while k < n and text[k] != c and text[k] != '\n':
-                k += 2 if text[k] == '\\' else 1
-            out.append(text[j:k + 1])
-            j = k + 1
-            continue
-        if c == '(':
+    depth, out, j = 0, [], i + 1
+    for m in _PT_RE.finditer(text, i):
+        t = m.group()
+        if t == '(':
             depth += 1
             if depth == 1:
-                j += 1
                 continue
-        elif c == ')':
+        elif t == ')':
             depth -= 1
             if depth == 0:
+                out.append(text[j:m.start()])
                 return ' '.join(''.join(out).split())
-        out.append(c)
-        j += 1
+            continue
+        elif t[0] == '/' or t[0] == '\\':
+            out.append(text[j:m.start()])
+            out.append(' ')
+            j = m.end()
+            continue
     return None
 
 

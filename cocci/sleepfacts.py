@@ -55,6 +55,21 @@ class FactsError(Exception):
     pass
 
 
+SYSTEM_PYTHON = '/usr/bin/python3'
+
+
+def python_opts(spatch):
+    """spatch's --python: KSERIES_COCCI_PYTHON when set ('' for spatch's
+    own choice); else, for a plain 'spatch', the system's python3: spatch
+    runs the first python3 of PATH otherwise, and a version manager's
+    shim and site packages there cost more CPU than the facts rule's
+    python (0.20 s against 0.05 s user time per spatch run, measured)."""
+    py = os.environ.get('KSERIES_COCCI_PYTHON')
+    if py is None:
+        py = SYSTEM_PYTHON if spatch == ['spatch'] and os.path.isfile(SYSTEM_PYTHON) else ''
+    return ['--python', py] if py else []
+
+
 def blob_id(data):
     h = hashlib.sha1(b'blob %d\0' % len(data))
     h.update(data)
@@ -111,8 +126,8 @@ def _spatch_batches(spatch, root, batches, jobs, log):
     of each file. A batch on which spatch dies (not a script error) is run
     again file by file; a file on which it dies alone gets the facts
     {"failed": true}: nothing known about it, said in the stats."""
-    cmd = spatch + ['--sp-file', FACTS_COCCI, '--macro-file', MACROS,
-                    '--no-includes', '--very-quiet']
+    cmd = spatch + python_opts(spatch) + ['--sp-file', FACTS_COCCI, '--macro-file', MACROS,
+                                          '--no-includes', '--very-quiet']
     running = []
     pending = list(batches)
 
@@ -162,41 +177,30 @@ def _spatch_batches(spatch, root, batches, jobs, log):
             yield item
 
 
+# comments, strings, character constants (to their end or the line's) and braces
+_TB_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|[{}]', re.S)
+
+
 def top_blocks(text):
     """(line of '{', line of its '}') of each top-level brace block of C
     source, comments, strings and character constants skipped."""
-    out, depth, line, i, n = [], 0, 1, 0, len(text)
-    start = 0
-    while i < n:
-        c = text[i]
-        if c == '\n':
-            line += 1
-        elif c == '/' and text.startswith('//', i):
-            j = text.find('\n', i)
-            i = n if j < 0 else j
-            continue
-        elif c == '/' and text.startswith('/*', i):
-            j = text.find('*/', i + 2)
-            j = n if j < 0 else j + 2
-            line += text.count('\n', i, j)
-            i = j
-            continue
-        elif c in '"\'':
-            j = i + 1
-            while j < n and text[j] != c and text[j] != '\n':
-                j += 2 if text[j] == '\\' else 1
-            line += text.count('\n', i, min(j, n))
-            i = j + 1
-            continue
-        elif c == '{':
+    out, depth, start = [], 0, 0
+    line, last = 1, 0
+    for m in _TB_RE.finditer(text):
+        t = m.group()
+        if t == '{':
+            line += text.count('\n', last, m.start())
+            last = m.start()
             if depth == 0:
                 start = line
             depth += 1
-        elif c == '}' and depth > 0:
-            depth -= 1
-            if depth == 0:
-                out.append((start, line))
-        i += 1
+        elif t == '}':
+            if depth > 0:
+                line += text.count('\n', last, m.start())
+                last = m.start()
+                depth -= 1
+                if depth == 0:
+                    out.append((start, line))
     return out
 
 
