@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// Per-file facts for the whole-tree sleep closure (cocci/sleepfacts.py):
-/// function definitions (line, static or not, whether a parameter is a
-/// gfp_t), every call by name (line, callee, its arguments when they can
-/// matter to the GFP rules), calls through a struct member whose struct type
+/// function definitions (line and column of the name), every call by name
+/// (line, callee, column), calls through a struct member whose struct type
 /// spatch knows (E->fld(...) and E->m->fld(...)), struct members that point
 /// to a struct, and function names stored in struct members (designated
 /// initializers `.fld = fn` and assignments `E->fld = fn`).
@@ -19,8 +18,6 @@ import json
 import re
 
 FILEFACTS = {}
-KEEP_ARGS = re.compile(r'GFP|gfp|alloc|wait_event')
-LOCKOP_RX = re.compile(r'^(raw_)?(spin|read|write)_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?(_nested)?$')
 
 def facts(file):
     return FILEFACTS.setdefault(file, {'defs': [], 'gfpdefs': [], 'calls': [], 'ocalls': [],
@@ -37,48 +34,26 @@ position p;
 @@
 FN@p(...) { ... }
 
-@sdefs@
-identifier FN;
-position p;
-@@
-static FN@p(...) { ... }
-
-@gfpdefs@
-identifier FN, g;
-position p;
-@@
-FN@p(..., gfp_t g, ...) { ... }
-
+// static or not, gfp_t parameter or not: read from the source by
+// sleepfacts.py (two more rules over every definition cost more)
 @script:python@
 FN << defs.FN; p << defs.p;
 @@
-facts(p[0].file)['defs'].append([str(FN), int(p[0].line), False])
+facts(p[0].file)['defs'].append([str(FN), int(p[0].line), int(p[0].column)])
 
-@script:python@
-FN << sdefs.FN; p << sdefs.p;
-@@
-facts(p[0].file).setdefault('static', []).append([str(FN), int(p[0].line)])
-
-@script:python@
-FN << gfpdefs.FN; p << gfpdefs.p;
-@@
-facts(p[0].file)['gfpdefs'].append(str(FN))
-
+// The arguments are read from the source by sleepfacts.py (binding them
+// as an expression list and printing it doubles the time of the rule).
 @calls@
 identifier F;
-expression list ES;
 position p;
 @@
-F@p(ES)
+F@p(...)
 
 @script:python@
-F << calls.F; ES << calls.ES; p << calls.p;
+F << calls.F; p << calls.p;
 @@
-a = str(ES)
-if not KEEP_ARGS.search(str(F)) and not KEEP_ARGS.search(a):
-    a = ''
 for q in p:
-    facts(q.file)['calls'].append([int(q.line), str(F), a[:400]])
+    facts(q.file)['calls'].append([int(q.line), str(F), int(q.column)])
 
 @ocall1@
 type T;
@@ -141,21 +116,6 @@ E->fld@p = fn
 T << assigns.T; fld << assigns.fld; fn << assigns.fn; p << assigns.p;
 @@
 facts(p[0].file)['inits'].append([tname(T), str(fld), str(fn), int(p[0].line)])
-
-// Lock and unlock sites (line, op, lock text): a function whose first
-// operation on some lock is an unlock runs with its caller holding it.
-@lockops@
-identifier LK : script:python() { LOCKOP_RX.match(str(LK)) is not None };
-expression E;
-position p;
-@@
-LK@p(E, ...)
-
-@script:python@
-LK << lockops.LK; E << lockops.E; p << lockops.p;
-@@
-op = 'unlock' if '_unlock' in str(LK) else 'lock'
-facts(p[0].file)['locks'].append([int(p[0].line), op, re.sub(r'\s+', '', str(E)).lstrip('&')])
 
 @finalize:python@
 @@

@@ -44,7 +44,7 @@ REGION = []     # (file, lock_text, lock_line, call_name, args, call_line, kind,
 CLEAN = {}      # (file, function) -> list of (call_name, args, call_line)
 GUARD_END = {}  # (file, guard_line, guard_col) -> list of closing-brace (line, col)
 SOURCES = {}
-ARGS = {}       # (file, line, col) of the name of a call -> its arguments as spatch prints them
+ARGS = {}       # (file, line, col) of the name of a call -> its arguments, from the source
 
 RX_NOTE = ('identifier constraints use python regexps, not =~, because spatch'
            ' 1.1.1 (PCRE) and 1.3 (OCaml Str) read =~ regexps differently')
@@ -92,6 +92,8 @@ def facts_json(file):
             for k, ext in j.get('external', {}).items():
                 EXTERNAL[k] = {n: [tuple(c) for c in chain] for n, chain in ext.items()}
                 EXTERNAL_NAMES.update(ext)
+            for k, rel in j.get('releasers', {}).items():
+                RELEASERS.update(rel)
             for k, own in j.get('own', {}).items():
                 OWN[k] = {fn: [tuple(c) for c in chain] for fn, chain in own.items()}
 
@@ -116,6 +118,56 @@ def lock_text(file, pos):
     except Exception:
         t = None
     return t
+
+ARGSRC = {}     # file -> (text as latin-1, line offsets)
+
+def source_args(file, line, col, name):
+    if file not in ARGSRC:
+        try:
+            with open(file, 'rb') as f:
+                text = f.read().decode('latin-1')
+        except OSError:
+            text = ''
+        ARGSRC[file] = (text, sleepclass.line_starts(text))
+    text, starts = ARGSRC[file]
+    return sleepclass.call_args(text, starts, line, col, name)
+
+# Macros that drop the lock given as their second argument.
+RELEASE_MACROS = frozenset(['pte_unmap_unlock'])
+RELEASERS = set()   # functions of other files that drop a lock their caller holds
+
+def lockop(file, line, name, args):
+    """Lock and unlock sites, from the calls: (line, op, lock text)."""
+    op = 'lock' if RX0.match(name) else 'unlock' if RX1.match(name) else None
+    a = split_args(args) if op or name in RELEASE_MACROS else None
+    if name in RELEASE_MACROS:
+        op, a = 'unlock', a[1:]
+    if a:
+        LOCKOPS.setdefault(file, []).append((line, op, squash(a[0]).lstrip('&')))
+
+def releases(file, fn):
+    """fn drops a lock it did not take and does not take it again."""
+    for (a, b, name) in FUNCS.get(file, []):
+        if name != fn:
+            continue
+        ops = {}
+        for (line, op, text) in sorted(LOCKOPS.get(file, [])):
+            if a <= line <= b:
+                ops.setdefault(text, []).append(op)
+        if any(o[0] == 'unlock' and o[-1] == 'unlock' for o in ops.values()):
+            return True
+    return False
+
+def releaser(f):
+    """A call of f ends a region on a lock of its first argument."""
+    f = str(f)
+    if CURRENT[0]:
+        facts_json(CURRENT[0])
+    return f in RELEASERS or any(releases(file, f) for file in FUNCS)
+
+def unlocking(f):
+    f = str(f)
+    return RX1.match(f) is not None or f in RELEASE_MACROS or releaser(f)
 
 def args_at(p):
     return ARGS.get((p.file, int(p.line), int(p.column)), '')
@@ -278,46 +330,26 @@ FN << defs.FN; p << defs.p;
 CURRENT[0] = p[0].file
 add_function(p[0].file, int(p[0].line), str(FN))
 
+// The arguments are read from the source (binding them as an expression
+// list and printing it costs more than the match); the lock and unlock
+// sites are the calls of the lock functions, their first argument.
 @calls@
 identifier F;
-expression list ES;
 position p;
 @@
-F@p(ES)
+F@p(...)
 
 @script:python@
-F << calls.F; ES << calls.ES; p << calls.p;
+F << calls.F; p << calls.p;
 @@
 for q in p:
     CURRENT[0] = q.file
-    ARGS[(q.file, int(q.line), int(q.column))] = str(ES)
-    CALLS.setdefault(q.file, []).append((int(q.line), str(F), str(ES)))
-if direct_sleeper(str(F), str(ES), None):
-    SLEEPERS_SEEN.add(str(F))
-
-@lockops@
-identifier LK : script:python() { RX0.match(str(LK)) is not None };
-expression E;
-position p;
-@@
-LK@p(E, ...)
-
-@script:python@
-E << lockops.E; p << lockops.p;
-@@
-LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'lock', squash(E).lstrip('&')))
-
-@unlockops@
-identifier UL : script:python() { RX1.match(str(UL)) is not None };
-expression E;
-position p;
-@@
-UL@p(E, ...)
-
-@script:python@
-E << unlockops.E; p << unlockops.p;
-@@
-LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'unlock', squash(E).lstrip('&')))
+    a = source_args(q.file, int(q.line), int(q.column), str(F))
+    ARGS[(q.file, int(q.line), int(q.column))] = a
+    CALLS.setdefault(q.file, []).append((int(q.line), str(F), a))
+    if direct_sleeper(str(F), a, None):
+        SLEEPERS_SEEN.add(str(F))
+    lockop(q.file, int(q.line), str(F), a)
 
 // Calls that a lock-dropping function (one that unlocks a lock it did not
 // take: its caller holds it) makes on some path from its entry before any
@@ -326,7 +358,7 @@ LOCKOPS.setdefault(p[0].file, []).append((int(p[0].line), 'unlock', squash(E).ls
 @clean exists@
 identifier FN : script:python() { is_dropping(FN) };
 identifier F : script:python() { clean_interesting(F) };
-identifier UL : script:python() { RX1.match(str(UL)) is not None };
+identifier UL : script:python() { unlocking(UL) };
 position pf;
 @@
 FN(...) {
@@ -421,6 +453,7 @@ WIDE.add((p1[0].file, int(p1[0].line)))
 
 @region exists@
 expression L : script:python() { ALIAS_RX.match(squash(str(L))) is None };
+expression E2;
 identifier F : script:python() { interesting(F) };
 identifier LK : script:python() { RX2.match(str(LK)) is not None };
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
@@ -429,6 +462,7 @@ position p2 : script:python() { in_window(p2) };
 @@
 LK@p1(L@pl, ...)
 ... when != UL(L, ...)
+    when != pte_unmap_unlock(E2, L)
     when any
 F@p2(...)
 
@@ -448,6 +482,7 @@ identifier X, FLD;
 expression E;
 statement S;
 identifier F : script:python() { interesting(F) };
+identifier RH : script:python() { releaser(RH) };
 identifier LK : script:python() { RX2.match(str(LK)) is not None };
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
 position p1, pl;
@@ -455,6 +490,7 @@ position p2 : script:python() { in_window(p2) };
 @@
 LK@p1(&X->FLD@pl, ...)
 ... when != UL(&X->FLD, ...)
+    when != RH(X, ...)
     when != X = E
     when != while (X) S
     when any
@@ -471,6 +507,7 @@ identifier X, FLD;
 expression E;
 statement S;
 identifier F : script:python() { interesting(F) };
+identifier RH : script:python() { releaser(RH) };
 identifier LK : script:python() { RX2.match(str(LK)) is not None };
 identifier UL : script:python() { RX1.match(str(UL)) is not None };
 position p1, pl;
@@ -478,11 +515,13 @@ position p2 : script:python() { in_window(p2) };
 @@
 LK@p1(&X->FLD@pl, ...)
 ... when != UL(&X->FLD, ...)
+    when != RH(X, ...)
     when != X = E
     when != while (X) S
     when any
 while (X) {
 ... when != UL(&X->FLD, ...)
+    when != RH(X, ...)
     when != X = E
     when any
 F@p2(...)

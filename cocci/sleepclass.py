@@ -34,7 +34,10 @@ SLEEP_RE = re.compile(r'^(?:'
 # Never sleepers, whatever the lists above or the closure say.
 NOT_SLEEP_RE = re.compile(r'(?:trylock|^cond_resched_lock$|^mmput_async$'
                           r'|_fast_only$|^vfree_atomic$|^disable_irq_nosync$'
-                          r'|_nofault$|^try_wait_for_completion$)')
+                          r'|_nofault$|^try_wait_for_completion$'
+                          # read a GFP, allocate nothing
+                          r'|^gfp_zone$|^node_zonelist$|^gfp_migratetype$'
+                          r'|^gfpflags_allow_blocking$|^(first|next)_zones_zonelist$)')
 
 # Sleep only when their argument says so: a direct call of them counts
 # (SLEEP_RE), but a function does not sleep just because its body has one;
@@ -92,7 +95,17 @@ def squash(s):
     return re.sub(r'\s+', '', s)
 
 
+NESTED_CALL_RE = re.compile(r'\b\w+\s*\([^()]*\)')
+
+
 def gfp_reclaims(arg):
+    """ARG is a GFP that allows direct reclaim. A GFP given to a call
+    inside the argument is that call's (first_zones_zonelist(
+    node_zonelist(nid, GFP_HIGHUSER), gfp_zone(GFP_HIGHUSER), ...) picks
+    a zone: mm/mempolicy.c mpol_misplaced())."""
+    prev = None
+    while prev != arg:
+        prev, arg = arg, NESTED_CALL_RE.sub('_', arg)
     return bool(GFP_RECLAIM_RE.search(arg)) and not GFP_MASKED_RE.search(arg)
 
 
@@ -123,3 +136,104 @@ def direct_sleeper(name, args, lock, outside):
     if any(gfp_reclaims(x) for x in a):
         return 'gfp'
     return None
+
+
+# Arguments and parameters read from the source (spatch gives the place of
+# the name; printing a bound expression list costs more than the match).
+
+def line_starts(text):
+    """Offsets of the lines of TEXT (text decoded as latin-1: spatch's
+    columns count bytes)."""
+    out, i = [0], text.find('\n')
+    while i >= 0:
+        out.append(i + 1)
+        i = text.find('\n', i + 1)
+    return out
+
+
+# comments, line continuations, strings, character constants, parentheses
+_PT_RE = re.compile(r'/\*.*?(?:\*/|\Z)|//[^\n]*|\\\n|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|[()]', re.S)
+
+
+def paren_text(text, i):
+    """The text between the '(' at or after offset I (blanks skipped) and
+    its ')', comments dropped and blanks collapsed; None when there is no
+    '(' there or it is not closed."""
+    n = len(text)
+    while i < n and text[i] in ' \t\n\\':
+        i += 1
+    if i >= n or text[i] != '(':
+        return None
+    depth, out, j = 0, [], i + 1
+    for m in _PT_RE.finditer(text, i):
+        t = m.group()
+        if t == '(':
+            depth += 1
+            if depth == 1:
+                continue
+        elif t == ')':
+            depth -= 1
+            if depth == 0:
+                out.append(text[j:m.start()])
+                return ' '.join(''.join(out).split())
+            continue
+        elif t[0] == '/' or t[0] == '\\':
+            out.append(text[j:m.start()])
+            out.append(' ')
+            j = m.end()
+            continue
+    return None
+
+
+def name_offset(text, starts, line, col, name):
+    """Offset of NAME at LINE (1-based), COL (0-based) of TEXT; else of its
+    first occurrence on that line; None when it is not there."""
+    if not 1 <= line <= len(starts):
+        return None
+    i = starts[line - 1] + col
+    if text.startswith(name, i):
+        return i
+    end = starts[line] if line < len(starts) else len(text)
+    m = re.compile(r'\b%s\b' % re.escape(name)).search(text, starts[line - 1], end)
+    return m.start() if m else None
+
+
+def call_args(text, starts, line, col, name):
+    """The arguments of the call of NAME at LINE, COL, as one line of text
+    ('' when they cannot be read)."""
+    i = name_offset(text, starts, line, col, name)
+    if i is None:
+        return ''
+    return paren_text(text, i + len(name)) or ''
+
+
+GFP_PARAM_RE = re.compile(r'^(?:const\s+)?gfp_t(?:\s+\w+)+$')
+
+
+def def_info(text, starts, line, col, name):
+    """(static, has a gfp_t parameter) of the definition of NAME whose
+    name is at LINE, COL: 'static' among the words before the name, back
+    to the previous ';', brace, comment end or preprocessor line."""
+    i = name_offset(text, starts, line, col, name)
+    if i is None:
+        return False, False
+    params = paren_text(text, i + len(name)) or ''
+    gfp = any(GFP_PARAM_RE.match(p) for p in split_args(params))
+    before, ln = [], line
+    head = text[starts[ln - 1]:i]
+    while True:
+        s = head.split('//', 1)[0]
+        if s.lstrip().startswith('#'):
+            break
+        k = s.rfind('*/')
+        cut = max(s.rfind(';'), s.rfind('{'), s.rfind('}'), k + 1 if k >= 0 else -1)
+        if cut >= 0:
+            before.append(s[cut + 1:])
+            break
+        before.append(s)
+        ln -= 1
+        if ln < 1 or line - ln > 10:
+            break
+        end = starts[ln] - 1
+        head = text[starts[ln - 1]:end]
+    return bool(re.search(r'\bstatic\b', ' '.join(before))), gfp

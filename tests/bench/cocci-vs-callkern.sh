@@ -54,9 +54,12 @@ timed warm "${ours[@]}" "$@" >"$tmp/ours.warm" || rc=$?
 cmp -s "$tmp/ours" "$tmp/ours.warm" ||
 	{ echo "cocci-vs-callkern: error: warm and cold runs differ" >&2; exit 2; }
 
-# call_kern.cocci's own options line: --no-includes --include-headers
+# call_kern.cocci's own options line: --no-includes --include-headers;
+# the same python as ours (cocci/sleepfacts.py python_opts())
+read -r -a pyopts < <(cd "$src/cocci" && python3 -c 'import shlex, sleepfacts
+print(" ".join(sleepfacts.python_opts(shlex.split("'"${SPATCH:-spatch}"'"))))')
 rc=0
-timed theirs "${SPATCH:-spatch}" --sp-file "$callkern" -D report --no-includes --include-headers \
+timed theirs "${SPATCH:-spatch}" "${pyopts[@]}" --sp-file "$callkern" -D report --no-includes --include-headers \
 	--macro-file "$src/cocci/sleep_in_atomic.h" --very-quiet "$@" >"$tmp/theirs" 2>"$tmp/theirs.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$tmp/theirs.err" >&2; echo "cocci-vs-callkern: error: spatch call_kern.cocci failed ($rc)" >&2; exit 2; }
 
