@@ -42,6 +42,27 @@ const char *stage_kunit_config_for(const struct check_ctx *ctx,
 	return NULL;
 }
 
+/*
+ * Touched path prefix -> the host-gcc config (kernel/NAME.config) that
+ * compiles it; c-binder for every other path.
+ */
+static const struct {
+	const char *prefix;
+	const char *name;
+} c_config_map[] = {
+	{ "drivers/usb/gadget/", "c-usb-gadget" },
+};
+
+const char *const stage_c_configs[] = { "c-binder", "c-usb-gadget", NULL };
+
+static const char *c_config_for(const char *path)
+{
+	for (size_t k = 0; k < G_N_ELEMENTS(c_config_map); k++)
+		if (g_str_has_prefix(path, c_config_map[k].prefix))
+			return c_config_map[k].name;
+	return "c-binder";
+}
+
 GPtrArray *stage_build_targets(const struct check_ctx *ctx, const char *config)
 {
 	GPtrArray *t = g_ptr_array_new_with_free_func(g_free);
@@ -50,6 +71,8 @@ GPtrArray *stage_build_targets(const struct check_ctx *ctx, const char *config)
 	for (guint i = 0; i < ctx->touched->len; i++) {
 		const char *p = ctx->touched->pdata[i];
 
+		if (!rust && strcmp(c_config_for(p), config))
+			continue;
 		if (rust) {
 			if (g_str_has_prefix(p, "drivers/android/binder/") ||
 			    g_str_has_prefix(p, "include/uapi/linux/android/")) {
@@ -92,15 +115,18 @@ struct build_config {
 static GArray *configs_for(struct check_ctx *ctx)
 {
 	GArray *c = g_array_new(FALSE, TRUE, sizeof(struct build_config));
-	GPtrArray *t = stage_build_targets(ctx, "c-binder");
 	struct build_config bc = { .name = stage_kunit_config_for(ctx, true),
 				   .kunit = true };
-	static const struct build_config cb = { "c-binder", false },
-					 rb = { "rust-binder", false };
+	static const struct build_config rb = { "rust-binder", false };
 
-	if (t->len)
-		g_array_append_val(c, cb);
-	g_ptr_array_unref(t);
+	for (const char *const *n = stage_c_configs; *n; n++) {
+		GPtrArray *t = stage_build_targets(ctx, *n);
+		struct build_config cb = { *n, false };
+
+		if (t->len)
+			g_array_append_val(c, cb);
+		g_ptr_array_unref(t);
+	}
 	for (guint i = 0; i < ctx->touched->len; i++) {
 		if (g_str_has_prefix(ctx->touched->pdata[i],
 				     "drivers/android/binder/")) {

@@ -16,8 +16,8 @@
  * sparse ran; 2 when it did not (missing, too old: the tree would skip it
  * silently), 3 when the build failed.
  */
-static int sparse_run(struct check_ctx *ctx, GPtrArray *targets,
-		      struct stage_result *into, GString *log)
+static int sparse_one(struct check_ctx *ctx, const char *config,
+		      GPtrArray *targets, struct stage_result *into, GString *log)
 {
 	char *sc = g_build_filename(ctx->kernel_dir, "sparse-check", NULL);
 	GPtrArray *argv = g_ptr_array_new();
@@ -36,7 +36,7 @@ static int sparse_run(struct check_ctx *ctx, GPtrArray *targets,
 		g_ptr_array_add(argv, (char *)"--host");
 	else
 		g_ptr_array_add(argv, (char *)"--sid");
-	g_ptr_array_add(argv, (char *)"c-binder");
+	g_ptr_array_add(argv, (char *)config);
 	g_ptr_array_add(argv, ctx->wt);
 	for (guint i = 0; i < targets->len; i++)
 		g_ptr_array_add(argv, targets->pdata[i]);
@@ -54,19 +54,55 @@ static int sparse_run(struct check_ctx *ctx, GPtrArray *targets,
 	return status;
 }
 
+/* The .o targets of a c-* config the series touches. */
+static GPtrArray *sparse_targets(struct check_ctx *ctx, const char *config)
+{
+	GPtrArray *all = stage_build_targets(ctx, config);
+	GPtrArray *t = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; i < all->len; i++)
+		if (g_str_has_suffix(all->pdata[i], ".o"))
+			g_ptr_array_add(t, g_strdup(all->pdata[i]));
+	g_ptr_array_unref(all);
+	return t;
+}
+
+/* sparse_one() for every c-* config with targets: the worst exit. */
+static int sparse_run(struct check_ctx *ctx, GPtrArray *sets,
+		      struct stage_result *into, GString *log)
+{
+	int worst = 0;
+
+	for (guint c = 0; c < sets->len; c++) {
+		GPtrArray *t = sets->pdata[c];
+		int st;
+
+		if (!t->len)
+			continue;
+		st = sparse_one(ctx, stage_c_configs[c], t, into, log);
+		if (st < 0 || st > 1)
+			return st;
+		if (st > worst)
+			worst = st;
+	}
+	return worst;
+}
+
 void stage_sparse(struct check_ctx *ctx, struct stage_result *r)
 {
-	GPtrArray *all = stage_build_targets(ctx, "c-binder");
-	GPtrArray *targets = g_ptr_array_new();
+	GPtrArray *sets = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)g_ptr_array_unref);
 	GString *log = g_string_new(NULL);
 	struct stage_result before;
+	unsigned ntargets = 0;
 	int st;
 
 	stage_result_init(&before, "sparse");
-	for (guint i = 0; i < all->len; i++)
-		if (g_str_has_suffix(all->pdata[i], ".o"))
-			g_ptr_array_add(targets, all->pdata[i]);
-	if (!targets->len) {
+	for (const char *const *n = stage_c_configs; *n; n++) {
+		g_ptr_array_add(sets, sparse_targets(ctx, *n));
+		ntargets += ((GPtrArray *)sets->pdata[sets->len - 1])->len;
+	}
+	if (!ntargets) {
 		stage_skip(r, "no C object touched");
 		goto out;
 	}
@@ -79,7 +115,7 @@ void stage_sparse(struct check_ctx *ctx, struct stage_result *r)
 		stage_fail(r, "cannot check out the base");
 		goto out;
 	}
-	st = sparse_run(ctx, targets, &before, log);
+	st = sparse_run(ctx, sets, &before, log);
 	if (st == 2) {
 		/* never a silent pass: said, and checked again next time */
 		stage_tool_missing(r, "sparse",
@@ -94,7 +130,7 @@ void stage_sparse(struct check_ctx *ctx, struct stage_result *r)
 		stage_fail(r, "cannot check out the series");
 		goto out;
 	}
-	st = sparse_run(ctx, targets, r, log);
+	st = sparse_run(ctx, sets, r, log);
 	if (st != 0 && st != 1) {
 		stage_fail(r, st == 3 ? "the build failed under sparse (see log)" :
 			 "sparse on the series failed (exit %d, see log)", st);
@@ -104,15 +140,14 @@ void stage_sparse(struct check_ctx *ctx, struct stage_result *r)
 	/* a new sparse warning is a defect the series adds: the stage fails */
 	if (r->findings->len)
 		stage_fail(r, "%u new sparse warnings (C=2 on %u objects; %u before)",
-		     r->findings->len, targets->len, before.findings->len);
+		     r->findings->len, ntargets, before.findings->len);
 	else
 		stage_summary(r, "C=2 on %u objects: %u warnings before, none new",
-			    targets->len, before.findings->len);
+			    ntargets, before.findings->len);
 out:
 	stage_save_log(ctx, r, log->str, log->len);
 	stage_result_release(&before);
 	g_string_free(log, TRUE);
-	g_ptr_array_unref(targets);
-	g_ptr_array_unref(all);
+	g_ptr_array_unref(sets);
 }
 

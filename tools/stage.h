@@ -199,8 +199,13 @@ void stage_feedback(struct check_ctx *ctx, struct stage_result *r);
 
 /* ---- between the kernel stages (stage-build.c, stage-kunit.c) ---- */
 
-/* The kbuild targets of config (c-binder, rust-binder) the series touches. */
+/*
+ * The kbuild targets of config (c-binder, c-usb-gadget, rust-binder) the
+ * series touches; each touched path is built by one c-* config.
+ */
 GPtrArray *stage_build_targets(const struct check_ctx *ctx, const char *config);
+/* The host-gcc (c-*) configs, NULL-terminated. */
+extern const char *const stage_c_configs[];
 /*
  * kernel/kbuild config at the worktree, with extra (a make variable or
  * NULL) and targets; its output appended to log, its exit in *status.
