@@ -20,28 +20,12 @@ tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/kseries-bench-ingest.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export KSERIES_NO_RANGE_DIFF=1 GIT_CONFIG_NOSYSTEM=1
 
-# build NAME REV: kseries of REV (a commit, or "WORKTREE"), -O2, in $tmp/NAME
-build() {
-	mkdir -p "$tmp/$1"
-	if [ "$2" = WORKTREE ]; then
-		git ls-files -z -- Makefile tools | xargs -0 tar cf - | tar xf - -C "$tmp/$1"
-	else
-		git archive "$2" Makefile tools | tar xf - -C "$tmp/$1"
-	fi
-	nice -n 10 make -s -C "$tmp/$1" -j2 kseries >"$tmp/$1.build" 2>&1 ||
-		{ echo "feedback-ingest: cannot build $1 ($2)"; tail -n 20 "$tmp/$1.build"; exit 1; }
-}
-
-before=${KSERIES_BENCH_BEFORE:-}
-if [ -z "$before" ]; then
-	c=$(git log -1 --format=%H --grep='^store: writes through directory descriptors' 2>/dev/null || :)
-	before=${c:+$c^}
-	before=${before:-none}
-fi
-build after WORKTREE
+. tests/bench/lib
+bench_before 'store: writes through directory descriptors'
+bench_build after WORKTREE
 bins=(after)
 if [ "$before" != none ]; then
-	build before "$before"
+	bench_build before "$before"
 	bins=(before after)
 fi
 

@@ -29,31 +29,12 @@ mkdir -p "$HOME"
 command -v /usr/bin/time >/dev/null ||
 	{ echo "list-status: needs GNU time (/usr/bin/time)"; exit 1; }
 
-build() {
-	mkdir -p "$tmp/$1"
-	if [ "$2" = WORKTREE ]; then
-		git ls-files -z -- Makefile tools | xargs -0 tar cf - | tar xf - -C "$tmp/$1"
-		# new files not yet committed
-		git ls-files -o --exclude-standard -- tools | while read -r f; do
-			cp "$f" "$tmp/$1/$f"
-		done
-	else
-		git archive "$2" Makefile tools | tar xf - -C "$tmp/$1"
-	fi
-	nice -n 10 make -s -C "$tmp/$1" -j2 kseries >"$tmp/$1.build" 2>&1 ||
-		{ echo "list-status: cannot build $1 ($2)"; tail -n 20 "$tmp/$1.build"; exit 1; }
-}
-
-before=${KSERIES_BENCH_BEFORE:-}
-if [ -z "$before" ]; then
-	c=$(git log -1 --format=%H --grep='^parse-options: read git config in-process with libgit2' 2>/dev/null || :)
-	before=${c:+$c^}
-	before=${before:-none}
-fi
-build after WORKTREE
+. tests/bench/lib
+bench_before 'parse-options: read git config in-process with libgit2'
+bench_build after WORKTREE
 bins=(after)
 if [ "$before" != none ]; then
-	build before "$before"
+	bench_build before "$before"
 	bins=(before after)
 fi
 
