@@ -96,6 +96,37 @@ test_commit_file() {
 	EOF
 }
 
+# test_kernel_prereq CACHE [sid] [qemu]: the KERNEL prereq of the tests
+# that build and boot kernels (make check-kernel sets
+# KSERIES_KERNEL_TESTS=1): the base tree in CACHE/linux, and the sid
+# chroot (for Rust) and qemu-system-x86_64 when named; else SKIP_REASON
+# says what is missing.
+test_kernel_prereq() {
+	local cache=$1 need
+	shift
+	if [ "${KSERIES_KERNEL_TESTS:-}" != 1 ]; then
+		SKIP_REASON='set KSERIES_KERNEL_TESTS=1 (make check-kernel)'
+		return
+	fi
+	if [ ! -e "$cache/linux/.git" ]; then
+		SKIP_REASON="no base tree in $cache/linux (kernel/provision-base)"
+		return
+	fi
+	for need; do
+		case $need in
+		sid) [ -s "$cache/sid/.kseries-versions" ] || {
+			SKIP_REASON="no sid chroot in $cache/sid (kernel/provision-toolchain): Rust needs it"
+			return
+		} ;;
+		qemu) command -v qemu-system-x86_64 >/dev/null || {
+			SKIP_REASON='no qemu-system-x86_64'
+			return
+		} ;;
+		esac
+	done
+	test_set_prereq KERNEL
+}
+
 # test_series NAME [N [STORE]]: STORE/series/NAME/vN (default store/, v1)
 # and a series.conf: title "t", base v7.2.13, prefix PATCH.
 test_series() {

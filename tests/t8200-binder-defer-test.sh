@@ -38,17 +38,7 @@ else
 	SKIP_REASON='no gcc able to link statically (libc6-dev)'
 fi
 
-if [ "${KSERIES_KERNEL_TESTS:-}" != 1 ]; then
-	SKIP_REASON='set KSERIES_KERNEL_TESTS=1 (make check-kernel)'
-elif [ ! -e "$CACHE/linux/.git" ]; then
-	SKIP_REASON="no base tree in $CACHE/linux (kernel/provision-base)"
-elif [ ! -s "$CACHE/sid/.kseries-versions" ]; then
-	SKIP_REASON="no sid chroot in $CACHE/sid (kernel/provision-toolchain): Rust needs it"
-elif ! command -v qemu-system-x86_64 >/dev/null; then
-	SKIP_REASON='no qemu-system-x86_64'
-else
-	test_set_prereq KERNEL
-fi
+test_kernel_prereq "$CACHE" sid qemu
 
 latest=$(ls -d "$SERIES"/v[0-9]* 2>/dev/null | sed 's/.*\/v//' | sort -n | tail -n 1)
 

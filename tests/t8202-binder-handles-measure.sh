@@ -71,13 +71,7 @@ test_expect_success 'the committed summary is what its raw results give' '
 	test -z "$(grep -v "^#" committed/results | grep -v " refs=100000 ")"
 '
 
-if [ "${KSERIES_KERNEL_TESTS:-}" != 1 ]; then
-	SKIP_REASON='set KSERIES_KERNEL_TESTS=1 (make check-kernel)'
-elif [ ! -e "$REAL_CACHE/linux/.git" ]; then
-	SKIP_REASON="no base tree in $REAL_CACHE/linux (kernel/provision-base)"
-else
-	test_set_prereq KERNEL
-fi
+test_kernel_prereq "$REAL_CACHE"
 
 test_expect_success KERNEL 'both UML kernels build and pass the suite (one small boot each)' '
 	KSERIES_CACHE=$REAL_CACHE "$RUN" --boots 1 --rounds 1 --refs 2000 --probe 100 \

@@ -18,15 +18,7 @@ SERIES=$SRC_DIR/series/rtmutex-wake-selftests
 WT=$CACHE/wt/rtmutex-selftests-rt
 export KSERIES_CACHE=$CACHE
 
-if [ "${KSERIES_KERNEL_TESTS:-}" != 1 ]; then
-	SKIP_REASON='set KSERIES_KERNEL_TESTS=1 (make check-kernel)'
-elif [ ! -d "$CACHE/linux/.git" ] && [ ! -f "$CACHE/linux/.git" ]; then
-	SKIP_REASON="no base tree in $CACHE/linux (kernel/provision-base)"
-elif ! command -v qemu-system-x86_64 >/dev/null; then
-	SKIP_REASON='no qemu-system-x86_64'
-else
-	test_set_prereq KERNEL
-fi
+test_kernel_prereq "$CACHE" qemu
 
 latest=$(ls -d "$SERIES"/v[0-9]* 2>/dev/null | sed 's/.*\/v//' | sort -n | tail -n 1)
 
