@@ -42,9 +42,10 @@ static irqreturn_t qe_udc_irq(int irq, void *_udc)
 	return IRQ_HANDLED;
 }
 /*
- * The chain ends at 'container_of', the call whose argument holds the
- * GFP_KERNEL allocation.
+ * The chain ends at 'qe_alloc_request', the allocating call inside the
+ * container_of() argument (the rules read call arguments from the
+ * source, so the macro is not taken for the callee).
  * check-output-start
-real-usb-fsl-qe-ch9getstatus.c:40: sleeping call 'rx_irq' while holding 'udc->lock' (taken at line 39) via 'rx_irq' -> 'ch9getstatus' -> 'container_of'
+real-usb-fsl-qe-ch9getstatus.c:40: sleeping call 'rx_irq' while holding 'udc->lock' (taken at line 39) via 'rx_irq' -> 'ch9getstatus' -> 'qe_alloc_request'
  * check-output-end
  */
