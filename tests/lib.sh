@@ -127,6 +127,22 @@ test_kernel_prereq() {
 	test_set_prereq KERNEL
 }
 
+# test_complete_words WORDS...: what completion/kseries.bash's _kseries
+# offers for the last word, sorted, one a line; kseries is the binary
+# under test.
+test_complete_words() {
+	bash -c '
+		kseries() { "$KSERIES" "$@"; }
+		export -f kseries
+		. "$1" || exit 1
+		shift
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		_kseries
+		[ ${#COMPREPLY[@]} -eq 0 ] || printf "%s\n" "${COMPREPLY[@]}"
+	' complete "$SRC_DIR/completion/kseries.bash" "$@" | sort
+}
+
 # test_series NAME [N [STORE]]: STORE/series/NAME/vN (default store/, v1)
 # and a series.conf: title "t", base v7.2.13, prefix PATCH.
 test_series() {

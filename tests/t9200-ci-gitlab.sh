@@ -116,18 +116,7 @@ test_expect_success 'bad usage' '
 
 test_expect_success 'completion: --gitlab first, then series names and options' '
 	cd store &&
-	complete() {
-		bash -c '\''
-			kseries() { "$KSERIES" "$@"; }
-			export -f kseries
-			. "$1" || exit 1
-			shift
-			COMP_WORDS=("$@")
-			COMP_CWORD=$(($# - 1))
-			_kseries
-			[ ${#COMPREPLY[@]} -eq 0 ] || printf "%s\n" "${COMPREPLY[@]}"
-		'\'' complete "$SRC_DIR/completion/kseries.bash" "$@" | sort | tr "\n" " "
-	} &&
+	complete() { test_complete_words "$@" | tr "\n" " "; } &&
 	complete kseries ci "" >../c1 &&
 	complete kseries ci --gitlab "" >../c2 &&
 	complete kseries ci --gitlab --a >../c3 &&
