@@ -100,7 +100,8 @@ test_expect_success 'v1 was posted: the branch becomes v2' '
 	grep -x "Changes in v2:" $d/v2/0000-*.patch &&
 	grep -x -- "- Link to v1: https://lore.kernel.org/r/$v1" $d/v2/0000-*.patch &&
 	test "$(git config -f $d/series.conf version.2.origin)" = ours &&
-	test "$(git config -f $d/series.conf version.2.author)" = "Una User <una@example.invalid>" &&
+	test_must_fail git config -f $d/series.conf version.2.author &&
+	test "$(stat -c %a $d/v2)" = "$(stat -c %a $d/v1)" &&
 	for k in 1 2; do
 		sed -n "/^diff --git/,/^-- $/p" $d/v1/000$k-*.patch >a &&
 		sed -n "/^diff --git/,/^-- $/p" $d/v2/000$k-*.patch >b &&
@@ -154,6 +155,17 @@ Acked-by: Sam Second <sam@example.invalid>" &&
 	(cd store && kseries record foo -w ../linux >../out) &&
 	echo "foo v2: unchanged" >expect && test_cmp expect out &&
 	diff -r before store/series
+'
+
+test_expect_success 'a draft an older record gave an author: the author goes' '
+	d=store/series/foo &&
+	git config -f $d/series.conf version.2.author "Una User <una@example.invalid>" &&
+	(cd store && kseries record foo -w ../linux >../out) &&
+	head -1 out >first &&
+	echo "foo v2: recorded from kseries/foo (2 patches, the unsent draft updated)" >expect &&
+	test_cmp expect first &&
+	test_must_fail git config -f $d/series.conf version.2.author &&
+	test "$(git config -f $d/series.conf version.2.origin)" = ours
 '
 
 test_expect_success 'once v2 is posted, the next record makes v3' '

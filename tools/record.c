@@ -3,6 +3,7 @@
  * record.c - the user's branch as the next version of a series.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -717,15 +718,22 @@ static int write_version(struct rec *r, GPtrArray *files, bool *changed)
 	int ret = 0;
 
 	if (!r->in_place) {
-		char *templ = g_build_filename(r->s->dir, ".record-XXXXXX", NULL);
-		char *tmp = g_mkdtemp(templ);
+		/* the staging directory's mode is the umask's, as v1's */
+		int dfd = open(r->s->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					  O_CLOEXEC);
+		char *name = dfd < 0 ? NULL :
+				       mkdtemp_at(dfd, r->s->dir, ".record-");
+		char *tmp, *vname;
 
-		if (!tmp) {
-			g_free(templ);
+		if (!name) {
+			if (dfd < 0)
+				error_errno("cannot open '%s'", r->s->dir);
+			else
+				close(dfd);
 			g_free(vdir);
-			return error_errno("cannot create a directory in '%s'",
-					   r->s->dir);
+			return -1;
 		}
+		tmp = g_build_filename(r->s->dir, name, NULL);
 		for (guint i = 0; i < files->len && !ret; i++) {
 			struct out_file *f = files->pdata[i];
 			char *p = g_build_filename(tmp, f->name, NULL);
@@ -733,10 +741,14 @@ static int write_version(struct rec *r, GPtrArray *files, bool *changed)
 			ret = write_file_atomic(p, f->text, strlen(f->text));
 			g_free(p);
 		}
-		if (!ret && rename(tmp, vdir) < 0)
+		vname = g_path_get_basename(vdir);
+		if (!ret && renameat(dfd, name, dfd, vname) < 0)
 			ret = error_errno("cannot create '%s'", vdir);
 		if (ret)
 			remove_tree(tmp);
+		close(dfd);
+		g_free(vname);
+		g_free(name);
 		g_free(tmp);
 		*changed = true;
 		g_free(vdir);
@@ -833,6 +845,20 @@ static int set_conf(struct rec *r, const char *name, const char *value,
 	return series_version_set(r->s, r->target, name, value);
 }
 
+static int unset_conf(struct rec *r, const char *name, bool *changed)
+{
+	char *key;
+	int ret;
+
+	if (!series_version_get(r->s, r->target, name))
+		return 0;
+	*changed = true;
+	key = g_strdup_printf("version.%d.%s", r->target, name);
+	ret = series_unset(r->s, key);
+	g_free(key);
+	return ret;
+}
+
 static char *user_ident(const char *tree)
 {
 	const char *argv[] = { "git", "var", "GIT_COMMITTER_IDENT", NULL };
@@ -868,9 +894,14 @@ int record_branch(struct series *s, const char *tree, const char *branch)
 		error("git format-patch wrote no cover letter");
 		goto out;
 	}
+	/*
+	 * Ours: the sender writes it at format time, under the identity
+	 * format resolves then; the store names no one (the patches keep
+	 * their commits' authors).
+	 */
 	if (write_version(&r, files, &changed) < 0 ||
 	    set_conf(&r, "origin", "ours", &changed) < 0 ||
-	    set_conf(&r, "author", r.ident, &changed) < 0)
+	    unset_conf(&r, "author", &changed) < 0)
 		goto out;
 	/* series_set() wrote series.conf: the feedback code reads it */
 	{

@@ -546,8 +546,10 @@ static int conf_edit_copy(const char *path, const char *buf, size_t len,
 		error("cannot read '%s': %s", path, git2_message());
 		goto out;
 	}
-	if (git_config_set_string(cfg, key, value) < 0)
-		error("cannot set '%s' in '%s': %s", key, path, git2_message());
+	if (value ? git_config_set_string(cfg, key, value) < 0 :
+		    git_config_delete_entry(cfg, key) < 0)
+		error("cannot %s '%s' in '%s': %s", value ? "set" : "unset",
+		      key, path, git2_message());
 	else
 		ret = 0;
 	git_config_free(cfg);
@@ -562,7 +564,7 @@ out:
 static int conf_write(struct series *s, const char *key, const char *value,
 		      bool add)
 {
-	const char *problem = conf_value_problem(value);
+	const char *problem = value ? conf_value_problem(value) : NULL;
 	char *dir = g_path_get_dirname(s->conf_path);
 	GString *buf = g_string_new(NULL);
 	char *edited = NULL;
@@ -617,6 +619,13 @@ int series_set(struct series *s, const char *key, const char *value)
 	if (old && !strcmp(old, value))
 		return 0;
 	return conf_write(s, key, value, false);
+}
+
+int series_unset(struct series *s, const char *key)
+{
+	if (!series_get(s, key))
+		return 0;
+	return conf_write(s, key, NULL, false);
 }
 
 int series_version_set(struct series *s, int version, const char *key,

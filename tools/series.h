@@ -64,6 +64,8 @@ GPtrArray *series_get_all(const struct series *s, const char *key);
  * refused with an error naming the key (nothing is written).
  */
 int series_set(struct series *s, const char *key, const char *value);
+/* Removes key (single-valued) from series.conf; 0 if it was not there. */
+int series_unset(struct series *s, const char *key);
 /* series_set() of "version.<version>.<key>". */
 int series_version_set(struct series *s, int version, const char *key,
 		       const char *value);
