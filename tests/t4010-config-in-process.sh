@@ -85,7 +85,8 @@ test_expect_success 'a value with a line break reaches the option whole, no key 
 	cd store &&
 	git config --global kseries.import.base "$(printf "v7.2.0\nkseries.import.version=5")" &&
 	test_expect_code 128 kseries import forged "$SEED" >/dev/null 2>err &&
-	grep "^kseries: fatal: bad base .v7.2.0$" err &&
+	test_line_count = 1 err &&
+	grep -F "kseries: fatal: bad base '\''v7.2.0\012kseries.import.version=5'\''" err &&
 	test ! -e series/forged &&
 	git config --global --unset kseries.import.base
 '

@@ -9,6 +9,7 @@
 
 #include "color.h"
 #include "parse-options.h"
+#include "util.h"
 #include "banned.h"
 
 static enum color_mode cmdline = COLOR_UNSET;
@@ -36,8 +37,7 @@ static enum color_mode config_mode(const char *key)
 		return COLOR_AUTO;
 	b = config_bool(v);
 	if (b < 0) {
-		fprintf(stderr, "kseries: warning: bad %s '%s': using auto\n",
-			key, v);
+		warning("bad %s '%s': using auto", key, v);
 		return COLOR_AUTO;
 	}
 	return b ? COLOR_AUTO : COLOR_NEVER;	/* git: true is auto */

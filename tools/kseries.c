@@ -115,7 +115,7 @@ int main(int argc, const char **argv)
 		mail_init();
 		return cmds[c].fn(argc, argv);
 	}
-	fprintf(stderr, "kseries: '%s' is not a kseries command\n", argv[0]);
+	error("'%s' is not a kseries command", argv[0]);
 	print_help(stderr);
 	return EXIT_USAGE;
 }

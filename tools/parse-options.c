@@ -422,24 +422,6 @@ static void parse_short(struct parse_ctx *c, const char *arg)
 	}
 }
 
-/*
- * A config value as an error shows it: control characters (a terminal's
- * escape sequences, line breaks) as C escapes, so that a hostile value
- * cannot write to the terminal or forge a second line. New string.
- */
-static char *config_shown(const char *v)
-{
-	GString *out = g_string_new(NULL);
-
-	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '\\')
-			g_string_append_printf(out, "\\%03o", *p);
-		else
-			g_string_append_c(out, (char)*p);
-	}
-	return g_string_free(out, FALSE);
-}
-
 static void from_config(const struct parse_ctx *c, const struct option *o)
 {
 	char *key = g_strdup_printf("kseries.%s.%s", c->cmd, o->long_name);
@@ -464,12 +446,9 @@ static void from_config(const struct parse_ctx *c, const struct option *o)
 			b = config_bool(v);
 			if (b < 0 && foreign)
 				continue;	/* another tool's word ("auto") */
-			if (b < 0) {
-				char *shown = config_shown(v);
-
+			if (b < 0)
 				die("bad boolean config value '%s' for '%s'",
-				    shown, key);
-			}
+				    v, key);
 		} else if (!v) {
 			die("missing value for '%s'", key);
 		}

@@ -17,14 +17,39 @@
 #include "util.h"
 #include "banned.h"
 
+/*
+ * s as a diagnostic shows it: control characters (a terminal's escape
+ * sequences, line breaks) and the backslash as C octal escapes, so that
+ * a hostile name or value in a message can neither write to the
+ * terminal nor forge a second line.
+ */
+static void append_shown(GString *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f || *p == '\\')
+			g_string_append_printf(out, "\\%03o", *p);
+		else
+			g_string_append_c(out, (char)*p);
+	}
+}
+
+/* One line, written whole (workers of check -j share stderr). */
 static void vreport(const char *prefix, const char *fmt, va_list ap,
 		    const char *suffix)
 {
-	fprintf(stderr, "kseries: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	if (suffix)
-		fprintf(stderr, ": %s", suffix);
-	fputc('\n', stderr);
+	char *msg = g_strdup_vprintf(fmt, ap);
+	GString *line = g_string_new("kseries: ");
+
+	g_string_append(line, prefix);
+	append_shown(line, msg);
+	if (suffix) {
+		g_string_append(line, ": ");
+		append_shown(line, suffix);
+	}
+	g_string_append_c(line, '\n');
+	fputs(line->str, stderr);
+	g_string_free(line, TRUE);
+	g_free(msg);
 }
 
 int error(const char *fmt, ...)
