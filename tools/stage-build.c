@@ -44,16 +44,20 @@ const char *stage_kunit_config_for(const struct check_ctx *ctx,
 
 /*
  * Touched path prefix -> the host-gcc config (kernel/NAME.config) that
- * compiles it; c-binder for every other path.
+ * compiles it, the first row that matches; c-binder for every other path.
  */
 static const struct {
 	const char *prefix;
 	const char *name;
 } c_config_map[] = {
+	{ "drivers/usb/gadget/udc/max3420_udc.c", "c-usb-drivers" },
 	{ "drivers/usb/gadget/", "c-usb-gadget" },
+	{ "drivers/usb/host/max3421-hcd.c", "c-usb-drivers" },
+	{ "drivers/usb/fotg210/", "c-usb-drivers" },
 };
 
-const char *const stage_c_configs[] = { "c-binder", "c-usb-gadget", NULL };
+const char *const stage_c_configs[] = { "c-binder", "c-usb-gadget",
+					"c-usb-drivers", NULL };
 
 static const char *c_config_for(const char *path)
 {
