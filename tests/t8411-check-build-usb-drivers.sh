@@ -1,7 +1,8 @@
 #!/bin/bash
 # The build stage's path table sends the USB drivers that c-usb-drivers
 # compiles to it (max3420_udc.c before the drivers/usb/gadget/ row,
-# max3421-hcd.c, drivers/usb/fotg210/), the rest of drivers/usb/gadget/
+# max3421-hcd.c, drivers/usb/fotg210/ and drivers/usb/chipidea/), the
+# rest of drivers/usb/gadget/
 # to c-usb-gadget, and every other path to c-binder; a driver that only
 # builds on another architecture (bcm63xx_udc.c) is not built, and the
 # stage says why (stubbed kernel/ scripts record what they are asked to
@@ -20,10 +21,10 @@ stub() {
 }
 
 FILES='drivers/usb/gadget/udc/max3420_udc.c drivers/usb/host/max3421-hcd.c
-drivers/usb/fotg210/fotg210-udc.c drivers/usb/gadget/function/f_hid.c
-drivers/usb/host/ehci-hcd.c'
+drivers/usb/fotg210/fotg210-udc.c drivers/usb/chipidea/udc.c
+drivers/usb/gadget/function/f_hid.c drivers/usb/host/ehci-hcd.c'
 
-test_expect_success 'setup: a base, a series touching five USB files' '
+test_expect_success 'setup: a base, a series touching six USB files' '
 	git init -q -b master "$BASE" &&
 	for f in $FILES; do
 		test_commit_file "$BASE" $f "int a;" "add $f" || exit 1
@@ -47,7 +48,7 @@ test_expect_success 'build: each file with the config that compiles it' '
 	grep " build .*pass" out &&
 	grep "^kbuild .* c-usb-drivers " ran >drivers &&
 	for o in drivers/usb/gadget/udc/max3420_udc.o drivers/usb/host/max3421-hcd.o \
-		 drivers/usb/fotg210/fotg210-udc.o; do
+		 drivers/usb/fotg210/fotg210-udc.o drivers/usb/chipidea/udc.o; do
 		grep -q " $o" drivers || { echo "$o not built with c-usb-drivers"; exit 1; }
 	done &&
 	! grep -e f_hid.o -e ehci-hcd.o drivers &&

@@ -54,6 +54,7 @@ static const struct {
 	{ "drivers/usb/gadget/", "c-usb-gadget" },
 	{ "drivers/usb/host/max3421-hcd.c", "c-usb-drivers" },
 	{ "drivers/usb/fotg210/", "c-usb-drivers" },
+	{ "drivers/usb/chipidea/", "c-usb-drivers" },
 };
 
 const char *const stage_c_configs[] = { "c-binder", "c-usb-gadget",
