@@ -2,11 +2,10 @@
 # The build stage's path table sends the USB drivers that c-usb-drivers
 # compiles to it (max3420_udc.c before the drivers/usb/gadget/ row,
 # max3421-hcd.c, drivers/usb/fotg210/ and drivers/usb/chipidea/), the
-# rest of drivers/usb/gadget/
-# to c-usb-gadget, and every other path to c-binder; a driver that only
-# builds on another architecture (bcm63xx_udc.c) is not built, and the
-# stage says why (stubbed kernel/ scripts record what they are asked to
-# build).
+# rest of drivers/usb/gadget/ to c-usb-gadget, and every other path to
+# c-binder; a driver that only builds on another architecture
+# (bcm63xx_udc.c) is not built, and the stage says why (stubbed kernel/
+# scripts record what they are asked to build).
 test_description='check: the c-usb-drivers config for the triaged USB drivers'
 . "$(dirname "$0")/lib.sh"
 
