@@ -19,7 +19,8 @@ SERIES='usb-max3420-remove-kthread-stop|drivers/usb/gadget/udc/max3420_udc.c|sle
 usb-max3421-remove-kthread-stop|drivers/usb/host/max3421-hcd.c|sleeping call '\''kthread_stop'\'' while holding '\''max3421_hcd->lock'\''|2d53139f3162
 usb-fotg210-udc-stop-delay|drivers/usb/fotg210/fotg210-udc.c|sleeping call '\''fotg210_init'\'' while holding '\''fotg210->lock'\''|c5d4297f0c20
 usb-bcm63xx-udc-stop-msleep|drivers/usb/gadget/udc/bcm63xx_udc.c|sleeping call '\''msleep'\'' while holding '\''udc->lock'\''|613065e53cb1
-usb-fsl_qe-getstatus-atomic|drivers/usb/gadget/udc/fsl_qe_udc.c|sleeping call '\''rx_irq'\'' while holding '\''udc->lock'\''|'
+usb-fsl_qe-getstatus-atomic|drivers/usb/gadget/udc/fsl_qe_udc.c|sleeping call '\''rx_irq'\'' while holding '\''udc->lock'\''|
+usb-chipidea-bounce-atomic|drivers/usb/chipidea/udc.c|sleeping call '\''_ep_queue'\'' while holding '\''hwep->lock'\''|'
 
 each() {
 	local name file finding fixes
