@@ -44,23 +44,69 @@ const char *stage_kunit_config_for(const struct check_ctx *ctx,
 
 /*
  * Touched path prefix -> the host-gcc config (kernel/NAME.config) that
- * compiles it; c-binder for every other path.
+ * compiles it, the first row that matches; c-binder for every other path.
  */
 static const struct {
 	const char *prefix;
 	const char *name;
 } c_config_map[] = {
+	{ "drivers/usb/gadget/udc/max3420_udc.c", "c-usb-drivers" },
 	{ "drivers/usb/gadget/", "c-usb-gadget" },
+	{ "drivers/usb/host/max3421-hcd.c", "c-usb-drivers" },
+	{ "drivers/usb/fotg210/", "c-usb-drivers" },
+	{ "drivers/usb/chipidea/", "c-usb-drivers" },
 };
 
-const char *const stage_c_configs[] = { "c-binder", "c-usb-gadget", NULL };
+const char *const stage_c_configs[] = { "c-binder", "c-usb-gadget",
+					"c-usb-drivers", NULL };
 
+/*
+ * Touched path prefix -> why no x86_64 config can compile it (the driver
+ * depends on another architecture): the build stage says so instead of
+ * building it with a config that does not enable it.
+ */
+static const struct {
+	const char *prefix;
+	const char *why;
+} c_unbuildable[] = {
+	{ "drivers/usb/gadget/udc/bcm63xx_udc.c", "depends on BCM63XX (MIPS)" },
+	{ "drivers/usb/gadget/udc/fsl_qe_udc.c", "depends on FSL_SOC (PowerPC)" },
+	{ "drivers/usb/gadget/udc/atmel_usba_udc.c", "depends on ARCH_AT91 (ARM)" },
+};
+
+static const char *c_unbuildable_why(const char *path)
+{
+	for (size_t k = 0; k < G_N_ELEMENTS(c_unbuildable); k++)
+		if (g_str_has_prefix(path, c_unbuildable[k].prefix))
+			return c_unbuildable[k].why;
+	return NULL;
+}
+
+/* The config that compiles path, or NULL when none can. */
 static const char *c_config_for(const char *path)
 {
+	if (c_unbuildable_why(path))
+		return NULL;
 	for (size_t k = 0; k < G_N_ELEMENTS(c_config_map); k++)
 		if (g_str_has_prefix(path, c_config_map[k].prefix))
 			return c_config_map[k].name;
 	return "c-binder";
+}
+
+/* "FILE: WHY; ..." for the touched files no config compiles, or NULL. */
+static char *unbuildable_touched(const struct check_ctx *ctx)
+{
+	GString *s = g_string_new(NULL);
+
+	for (guint i = 0; i < ctx->touched->len; i++) {
+		const char *p = ctx->touched->pdata[i];
+		const char *why = c_unbuildable_why(p);
+
+		if (why)
+			g_string_append_printf(s, "%s%s: %s", s->len ? "; " : "",
+					       p, why);
+	}
+	return g_string_free(s, !s->len);
 }
 
 GPtrArray *stage_build_targets(const struct check_ctx *ctx, const char *config)
@@ -70,8 +116,9 @@ GPtrArray *stage_build_targets(const struct check_ctx *ctx, const char *config)
 
 	for (guint i = 0; i < ctx->touched->len; i++) {
 		const char *p = ctx->touched->pdata[i];
+		const char *c = c_config_for(p);
 
-		if (!rust && strcmp(c_config_for(p), config))
+		if (!rust && (!c || strcmp(c, config)))
 			continue;
 		if (rust) {
 			if (g_str_has_prefix(p, "drivers/android/binder/") ||
@@ -249,9 +296,15 @@ static void build_run(struct check_ctx *ctx, struct stage_result *r)
 	GArray *configs = configs_for(ctx);
 	GString *log = g_string_new(NULL), *names = g_string_new(NULL);
 	unsigned builds = 0, failed = 0;
+	char *arch_only = unbuildable_touched(ctx);
 
 	if (!configs->len) {
-		stage_skip(r, "the series touches no kernel object this workbench builds");
+		char *why = arch_only ?
+			g_strdup_printf("no x86_64 config builds %s", arch_only) :
+			g_strdup("the series touches no kernel object this workbench builds");
+
+		stage_skip(r, why);
+		g_free(why);
 		goto out;
 	}
 	if (!stage_has_script(ctx->kernel_dir, "kbuild") ||
@@ -301,12 +354,15 @@ static void build_run(struct check_ctx *ctx, struct stage_result *r)
 		stage_summary(r, "%u of %u builds fail (%s; every patch)", failed,
 			    builds, names->str);
 	else
-		stage_summary(r, "%u builds (%s; every patch)", builds, names->str);
+		stage_summary(r, "%u builds (%s; every patch)%s%s", builds,
+			      names->str, arch_only ? "; not built: " : "",
+			      arch_only ? arch_only : "");
 out:
 	stage_save_log(ctx, r, log->str, log->len);
 	g_string_free(log, TRUE);
 	g_string_free(names, TRUE);
 	g_array_unref(configs);
+	g_free(arch_only);
 }
 
 void stage_build(struct check_ctx *ctx, struct stage_result *r)
