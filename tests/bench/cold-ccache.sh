@@ -21,7 +21,8 @@
 #     fresh build dir, ccache off, then in another fresh build dir with
 #     ccache on (warm from 3 and 4: the base's objects, not the
 #     patches').
-# Wall seconds by date, ccache's counters by ccache --print-stats, the
+# Wall seconds by date, CPU seconds (user + system of the whole build,
+# by GNU time) of steps 1-4, ccache's counters by ccache --print-stats, the
 # load average before and after each step. Needs root (kbuild's
 # sandbox), the base tree and /usr/lib/ccache: without one of them it
 # says SKIP and why, and exits 0.
@@ -39,6 +40,7 @@ git -C "$tree" rev-parse -q --verify refs/tags/v7.2.13 >/dev/null 2>&1 ||
 	skip "no base tree at $tree (kernel/provision-base)"
 [ "$(id -u)" = 0 ] || skip "kbuild's sandbox needs root"
 [ -L "$KS_CCACHE_BIN/gcc" ] || skip "no $KS_CCACHE_BIN/gcc (Debian package ccache)"
+[ -x /usr/bin/time ] || skip "no /usr/bin/time (Debian package time)"
 case $config in c-*) ;; *) skip "KSERIES_BENCH_CONFIG=$config: ccache serves the c-* (host gcc) configs only" ;; esac
 
 dir=${KSERIES_BENCH_COLD_DIR:-}
@@ -63,6 +65,7 @@ if [ ! -d "$wt" ]; then
 	mkdir -p "$dir/wt"
 	git -C "$tree" worktree add --detach --quiet "$wt" v7.2.13
 fi
+git -C "$wt" checkout -q --detach v7.2.13
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 # ccu ARGS...: ccache on the cache, as the build user (who owns it)
 ccu() {
@@ -80,10 +83,12 @@ stats() {	# stats: ccache's hits and misses, "hits H misses M"
 build() {
 	local t0 rc=0
 	t0=$(date +%s.%N)
-	KSERIES_CCACHE=$2 nice -n 19 "$top/kernel/kbuild" --log "$dir/$1.log" \
+	KSERIES_CCACHE=$2 /usr/bin/time -o "$dir/$1.cpu" -f '%U %S' \
+		nice -n 19 "$top/kernel/kbuild" --log "$dir/$1.log" \
 		"$config" "$wt" >/dev/null 2>"$dir/$1.err" || rc=$?
 	secs=$(echo "$(date +%s.%N) - $t0" | bc -l)
 	secs=$(printf '%.1f' "$secs")
+	cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$dir/$1.cpu")
 	[ "$rc" = 0 ] || { cat "$dir/$1.err" "$dir/$1.log" | tail -n 30; echo "cold-ccache: $1: kbuild failed"; exit 1; }
 }
 fresh() {	# fresh NAME: the build dir moved aside as NAME
@@ -94,30 +99,31 @@ ccs() { grep -c '^  CC ' "$1" || :; }
 echo "cold-ccache: $config, kbuild's default target, KSERIES_JOBS=$KSERIES_JOBS, in $dir"
 rm -rf "$dir/ccache" "$dir/build"
 l0=$(load); build off 0
-echo "cold-ccache: 1 cold, ccache off:            ${secs} s  ($(ccs "$dir/off.log") CC lines; load $l0 -> $(load))"
-t_off=$secs
+echo "cold-ccache: 1 cold, ccache off:            ${secs} s, cpu ${cpu} s  ($(ccs "$dir/off.log") CC lines; load $l0 -> $(load))"
+t_off=$secs u_off=$cpu
 touch "$dir/stamp"; sleep 1
 l0=$(load); build warm-on 1
 written=$(find "$dir/build/$config" -newer "$dir/stamp" -type f | wc -l)
-echo "cold-ccache: 2 that build dir, ccache on:   ${secs} s  ($(ccs "$dir/warm-on.log") CC lines, $written files written in the build dir; $(stats); load $l0 -> $(load))"
+echo "cold-ccache: 2 that build dir, ccache on:   ${secs} s, cpu ${cpu} s  ($(ccs "$dir/warm-on.log") CC lines, $written files written in the build dir; $(stats); load $l0 -> $(load))"
 [ "$(ccs "$dir/warm-on.log")" = 0 ] && [ "$written" = 0 ] ||
 	echo "cold-ccache: switching ccache on rebuilt part of a warm build dir: see $dir/warm-on.log"
 fresh off
 ccu -C >/dev/null; ccu -z >/dev/null
 l0=$(load); build cold-on 1
-t_cold=$secs
-echo "cold-ccache: 3 cold, ccache on, empty:      ${secs} s  ($(ccs "$dir/cold-on.log") CC lines; $(stats); load $l0 -> $(load))"
+t_cold=$secs u_cold=$cpu
+echo "cold-ccache: 3 cold, ccache on, empty:      ${secs} s, cpu ${cpu} s  ($(ccs "$dir/cold-on.log") CC lines; $(stats); load $l0 -> $(load))"
 fresh cold-on
 ccu -z >/dev/null
 l0=$(load); build hot-on 1
-t_hot=$secs
-echo "cold-ccache: 4 cold, ccache on, warm:       ${secs} s  ($(ccs "$dir/hot-on.log") CC lines; $(stats); load $l0 -> $(load))"
+t_hot=$secs u_hot=$cpu
+echo "cold-ccache: 4 cold, ccache on, warm:       ${secs} s, cpu ${cpu} s  ($(ccs "$dir/hot-on.log") CC lines; $(stats); load $l0 -> $(load))"
 cmp -s <(cd "$dir/build/$config.cold-on" && find . -name '*.o' -exec md5sum {} + | sort -k2) \
        <(cd "$dir/build/$config" && find . -name '*.o' -exec md5sum {} + | sort -k2) &&
 	same=identical || same=DIFFERENT
 echo "cold-ccache: the objects of 3 and 4: $same"
-echo "cold-ccache: cold build: ccache off $t_off s, on and empty $t_cold s ($(echo "$t_cold / $t_off" | bc -l | xargs printf '%.2f')x), on and warm $t_hot s ($(echo "$t_off / $t_hot" | bc -l | xargs printf '%.1f')x faster)"
-
+ratio() { echo "$1 / $2" | bc -l | xargs printf '%.2f'; }
+echo "cold-ccache: cold build, wall: ccache off $t_off s, on and empty $t_cold s ($(ratio "$t_cold" "$t_off")x), on and warm $t_hot s ($(ratio "$t_hot" "$t_off")x)"
+echo "cold-ccache: cold build, cpu:  ccache off $u_off s, on and empty $u_cold s ($(ratio "$u_cold" "$u_off")x), on and warm $u_hot s ($(ratio "$u_hot" "$u_off")x)"
 [ -n "$series" ] || exit 0
 [ -x ./kseries ] || make -s kseries
 # check SUFFIX CCACHE: the build stage of $series, every patch, fresh build dir
