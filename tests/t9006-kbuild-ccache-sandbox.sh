@@ -143,4 +143,45 @@ test_expect_success ROOT,CCACHE 'c-* on the host get the cache and its bind; rus
 	done
 '
 
+# distccd on 127.0.0.1 (a free port, as nobody), as t9004 runs it
+if command -v distcc >/dev/null && command -v distccd >/dev/null &&
+   command -v python3 >/dev/null; then
+	test_set_prereq DISTCC
+fi
+distccd_start() {
+	PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') || return 1
+	distccd --daemon --no-detach --allow 127.0.0.1 --listen 127.0.0.1 \
+		--port "$PORT" --user nobody --log-level info --log-stderr \
+		2>"$TRASH/distccd.log" &
+	echo $! >"$TRASH/distccd.pid" &&
+	for _ in $(seq 50); do
+		grep -q "listening on 127.0.0.1:$PORT" "$TRASH/distccd.log" && return 0
+		sleep 0.1
+	done
+	echo "distccd did not start"; cat "$TRASH/distccd.log"; return 1
+}
+distccd_stop() {
+	local pid kids
+	[ -s "$TRASH/distccd.pid" ] || return 0
+	pid=$(cat "$TRASH/distccd.pid")
+	kids=$(ps -o pid= --ppid "$pid" 2>/dev/null || :)
+	kill "$pid" $kids 2>/dev/null || :
+	wait "$pid" 2>/dev/null || :
+	rm -f "$TRASH/distccd.pid"
+}
+
+test_expect_success ROOT,CCACHE,DISTCC 'ccache and distcc: a miss goes to distccd as ccache'"'"'s prefix, the command line plain' '
+	export KSERIES_CACHE=$TRASH/c5 && B=$KSERIES_CACHE/build/c-binder &&
+	configured "$B" &&
+	distccd_start &&
+	KSERIES_DISTCC=127.0.0.1:$PORT "$K/kbuild" c-binder tree hello.o 2>err ||
+		{ cat err "$B/kbuild.log"; distccd_stop; exit 1; }
+	distccd_stop &&
+	grep -x "gcc -O2 -c -o $B/hello.o $TRASH/tree/hello.c" "$B/kbuild.log" &&
+	test -s "$B/hello.o" &&
+	grep "COMPILE_OK" distccd.log | grep -q hello.c &&
+	test "$(stat_of cache_miss)" = 1
+'
+distccd_stop
+
 test_done
