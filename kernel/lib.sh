@@ -119,40 +119,121 @@ ks_distcc_hosts() {
 	printf '%s\n' "${hosts[*]}"
 }
 
+# KS_CCACHE_BIN: Debian's masquerade directory, compiler-named links to
+# ccache (package ccache). Fixed: never taken from the environment.
+KS_CCACHE_BIN=/usr/lib/ccache
+
+# ks_ccache_on: whether kernel builds use ccache, from KSERIES_CCACHE:
+# 1 on (status 1 with one error line when ccache is not installed), 0
+# off, unset (or empty) on when ccache is installed (else off, one note); anything
+# else status 1, one error line. Sets KS_CCACHE to 1 or 0.
+ks_ccache_on() {
+	KS_CCACHE=0
+	case ${KSERIES_CCACHE:-auto} in
+	0) return 0 ;;
+	1|auto) ;;
+	*) ks_say "error: bad KSERIES_CCACHE '${KSERIES_CCACHE//[^-A-Za-z0-9.]/?}': want 1 (on) or 0 (off)"
+	   return 1 ;;
+	esac
+	if [ ! -x "$KS_CCACHE_BIN/gcc" ] || [ ! -L "$KS_CCACHE_BIN/gcc" ]; then
+		if [ -n "${KSERIES_CCACHE:-}" ]; then
+			ks_say "error: KSERIES_CCACHE=1 but no $KS_CCACHE_BIN/gcc (Debian package ccache)"
+			return 1
+		fi
+		ks_say "no $KS_CCACHE_BIN/gcc (Debian package ccache): building without ccache"
+		return 0
+	fi
+	KS_CCACHE=1
+}
+
+# ks_ccache_size: the cache's size limit, KSERIES_CCACHE_SIZE (default
+# 2G): 1-99999 followed by M or G, else status 1 and one error line.
+ks_ccache_size() {
+	local v=${KSERIES_CCACHE_SIZE:-2G}
+	[[ $v =~ ^[1-9][0-9]{0,4}[MG]$ ]] ||
+		{ ks_say "error: bad KSERIES_CCACHE_SIZE '${v//[^-A-Za-z0-9.]/?}': want N followed by M or G (e.g. 2G)"; return 1; }
+	printf '%s\n' "$v"
+}
+
+# ks_ccache_dir: the ccache directory every build directory shares,
+# $KSERIES_CACHE/ccache by its canonical path (the sandbox binds it
+# there). Refused with one error line (status 1): a symlink there,
+# something that is not a directory, a cache path with a control
+# character or a ':' (PATH-like lists would split it). Writes nothing.
+ks_ccache_dir() {
+	local d
+	case $KSERIES_CACHE in
+	*[[:cntrl:]:]*) ks_say "error: KSERIES_CACHE has a control character or a ':': no ccache directory under it"
+		return 1 ;;
+	esac
+	d=$(readlink -m -- "$KSERIES_CACHE")/ccache
+	if [ -L "$d" ] || { [ -e "$d" ] && [ ! -d "$d" ]; }; then
+		ks_say "error: $d is a symlink or not a directory: refusing it as the ccache directory"
+		return 1
+	fi
+	printf '%s\n' "$d"
+}
+
+# ks_ccache_prepare DIR: make the ccache directory DIR (from
+# ks_ccache_dir) when missing, owned by the build user; status 1 and one
+# error line when that fails or DIR turned into a symlink meanwhile.
+ks_ccache_prepare() {
+	local d=$1
+	mkdir -p -- "${d%/*}" && { mkdir -m 755 -- "$d" 2>/dev/null || true; } &&
+		[ -d "$d" ] && [ ! -L "$d" ] ||
+		{ ks_say "error: cannot make the ccache directory $d"; return 1; }
+	if [ "$(stat -c %u -- "$d")" != "$KS_KBUILD_UID" ]; then
+		chown -hR "$KS_KBUILD_UID:$KS_KBUILD_GID" -- "$d" ||
+			{ ks_say "error: cannot give $d to the build user"; return 1; }
+	fi
+}
+
 # ks_kbuild_make SRC BUILD JOBS [MAKEVAR...]: the make command line of a
 # kernel/kbuild run, for make in SRC with O=BUILD: sets KS_MAKE (the argv;
 # targets follow it), KS_MAKE_ENV (NAME=VALUE pairs it needs) and
 # KS_MAKE_BIND (directories the build must be able to write besides
-# BUILD). With KSERIES_DISTCC set (and valid: else status 1, one error
-# line) the compiler is CC="distcc gcc" with DISTCC_HOSTS from it. With
-# KSERIES_CCACHE=1 (opt-in: kbuild records CC in every object's command
-# line, so turning it on or off rebuilds each build directory once) it is
-# CC="ccache gcc", the cache CCACHE_DIR=$KSERIES_CACHE/ccache shared by
-# every build directory (in KS_MAKE_BIND), CCACHE_BASEDIR=SRC so that
-# another worktree's paths hash alike, and with distcc as well
-# CCACHE_PREFIX=distcc; KSERIES_CCACHE=0 or unset is off, anything else
-# status 1, one error line. Both unset, the argv is exactly
-# "nice make -C SRC O=BUILD -jJOBS MAKEVAR...".
+# BUILD).
+#
+# ccache (KSERIES_CCACHE, see ks_ccache_on; on by default when installed)
+# works by masquerade: PATH starts with $KS_CCACHE_BIN, whose gcc is
+# ccache, so that make's command line, and so every command line kbuild
+# records in a build directory, is the one without ccache and turning it
+# on or off rebuilds nothing. The cache is CCACHE_DIR=ks_ccache_dir
+# (shared by every build directory, in KS_MAKE_BIND), limited to
+# CCACHE_MAXSIZE=ks_ccache_size, with CCACHE_BASEDIR=SRC (another worktree
+# at the same place in the cache hashes alike) and CCACHE_CONFIGPATH=
+# /dev/null: the build may write the cache, but no ccache.conf it plants
+# there configures a later build. Only a caller that sets
+# KS_MAKE_CAN_BIND=1 (it binds KS_MAKE_BIND read-write, as kbuild does)
+# gets ccache: the others get the command line and environment without
+# it (a cache the build cannot write fails every compile). Callers that
+# build in the sid chroot (no ccache there) set KSERIES_CCACHE=0.
+#
+# With KSERIES_DISTCC set (and valid: else status 1, one error line) the
+# compiles go to distcc with DISTCC_HOSTS from it: through ccache as its
+# CCACHE_PREFIX when ccache is on (the command line still unchanged),
+# else CC="distcc gcc". ccache off and distcc unset, the argv is exactly
+# "nice make -C SRC O=BUILD -jJOBS MAKEVAR..." with no environment.
 ks_kbuild_make() {
-	local src=$1 build=$2 jobs=$3 hosts
+	local src=$1 build=$2 jobs=$3 hosts dir size
 	shift 3
 	KS_MAKE=(nice make -C "$src" O="$build" -j"$jobs" "$@")
 	KS_MAKE_ENV=()
 	KS_MAKE_BIND=()
-	case ${KSERIES_CCACHE:-0} in
-	0|1) ;;
-	*) ks_say "error: bad KSERIES_CCACHE '${KSERIES_CCACHE//[^-A-Za-z0-9.]/?}': want 1 (on) or 0 (off)"
-	   return 1 ;;
-	esac
+	ks_ccache_on || return 1
+	[ "${KS_MAKE_CAN_BIND:-}" = 1 ] || KS_CCACHE=0
 	if [ -n "${KSERIES_DISTCC+set}" ]; then
 		hosts=$(ks_distcc_hosts "$KSERIES_DISTCC") || return 1
 		KS_MAKE_ENV=("DISTCC_HOSTS=$hosts")
 	fi
-	if [ "${KSERIES_CCACHE:-0}" = 1 ]; then
-		KS_MAKE+=("CC=ccache gcc")
-		KS_MAKE_ENV+=("CCACHE_DIR=$KSERIES_CACHE/ccache" "CCACHE_BASEDIR=$src")
+	if [ "$KS_CCACHE" = 1 ]; then
+		size=$(ks_ccache_size) || return 1
+		dir=$(ks_ccache_dir) || return 1
+		KS_MAKE_ENV+=("PATH=$KS_CCACHE_BIN:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+			"CCACHE_DIR=$dir" "CCACHE_MAXSIZE=$size"
+			"CCACHE_BASEDIR=$src" CCACHE_CONFIGPATH=/dev/null)
 		[ -z "${KSERIES_DISTCC+set}" ] || KS_MAKE_ENV+=("CCACHE_PREFIX=distcc")
-		KS_MAKE_BIND=("$KSERIES_CACHE/ccache")
+		KS_MAKE_BIND=("$dir")
 	elif [ -n "${KSERIES_DISTCC+set}" ]; then
 		KS_MAKE+=("CC=distcc gcc")
 	fi

@@ -21,6 +21,10 @@ if [ "$(id -u)" = 0 ]; then
 	DISTCCD_USER=nobody	# distccd refuses to run as root
 fi
 
+# distcc alone (CC="distcc gcc"): ccache, on by default, is t9005's and
+# t9006's.
+export KSERIES_CCACHE=0
+
 # A small tree: make -C tree O=DIR hello.o compiles hello.c with $(CC).
 mkdir -p "$TRASH/tree/scripts"
 cat >"$TRASH/tree/Makefile" <<'EOF'
