@@ -46,15 +46,15 @@ loop_series() {
 	git clone -q "$base" "$w" &&
 	(
 		cd "$w" &&
-		export GIT_AUTHOR_NAME="Alice Author" GIT_AUTHOR_EMAIL=alice@example.invalid &&
+		export GIT_AUTHOR_NAME="Alice Author" GIT_AUTHOR_EMAIL=alice@example.org &&
 		sed -i "s/ret = frob(f);/ret = __frob(f);/; /spin_lock(&f->lock);/d; /spin_unlock(&f->lock);/d" drivers/foo/foo.c &&
 		GIT_AUTHOR_DATE="2026-06-01T10:00:01Z" git commit -q -a -m "foo: drop the frob lock" \
 			-m "The lock only guards a counter that is never read." \
-			-m "Signed-off-by: Alice Author <alice@example.invalid>" &&
+			-m "Signed-off-by: Alice Author <alice@example.org>" &&
 		sed -i "s/f->state = FOO_DONE;/&\n\tf->frobs++;\n\tpr_info(\"frobs: %d\\\\n\", f->frobs);/" drivers/foo/foo.c &&
 		GIT_AUTHOR_DATE="2026-06-01T10:00:02Z" git commit -q -a -m "foo: count the frobs" \
 			-m "Keep a count of the frobs for debugfs." \
-			-m "Signed-off-by: Alice Author <alice@example.invalid>" &&
+			-m "Signed-off-by: Alice Author <alice@example.org>" &&
 		git format-patch -q --cover-letter --thread --base=v7.2.13 -o out v7.2.13 &&
 		sed -i -e "s/\*\*\* SUBJECT HERE \*\*\*/foo: make the frobnicator faster/" \
 		       -e "s/\*\*\* BLURB HERE \*\*\*/The frobnicator takes a lock it does not need./" \

@@ -27,15 +27,15 @@ test_expect_success 'work writes the branch: cover commit, patches as posted' '
 	git log --reverse --format="%an <%ae>|%aI|%s" v7.2.13.. >log &&
 	cat >expect <<-\EOT &&
 	Una User <una@example.invalid>|REPLACE|foo: make the frobnicator faster
-	Alice Author <alice@example.invalid>|2026-06-01T10:00:01+00:00|foo: drop the frob lock
-	Alice Author <alice@example.invalid>|2026-06-01T10:00:02+00:00|foo: count the frobs
+	Alice Author <alice@example.org>|2026-06-01T10:00:01+00:00|foo: drop the frob lock
+	Alice Author <alice@example.org>|2026-06-01T10:00:02+00:00|foo: count the frobs
 	EOT
 	sed -i "1s/|[^|]*|/|$(sed -n "1s/^[^|]*|\([^|]*\)|.*/\1/p" log)|/" expect &&
 	test_cmp expect log &&
 	git log -1 --format=%B HEAD~1 >msg &&
 	printf "%s\n" "foo: drop the frob lock" "" \
 		"The lock only guards a counter that is never read." "" \
-		"Signed-off-by: Alice Author <alice@example.invalid>" "" >expect &&
+		"Signed-off-by: Alice Author <alice@example.org>" "" >expect &&
 	test_cmp expect msg &&
 	test "$(git rev-parse HEAD~3)" = "$(cat ../base.id)" &&
 	git diff --quiet HEAD~2 HEAD~3 &&

@@ -91,7 +91,7 @@ test_expect_success 'v1 was posted: the branch becomes v2' '
 		0002-foo-count-the-frobs.patch >expect && test_cmp expect files &&
 	grep -x "Subject: \[PATCH v2 0/2\] foo: make the frobnicator faster" $d/v2/0000-*.patch &&
 	grep -x "Subject: \[PATCH v2 1/2\] foo: drop the frob lock" $d/v2/0001-*.patch &&
-	grep -x "From: Alice Author <alice@example.invalid>" $d/v2/0001-*.patch &&
+	grep -x "From: Alice Author <alice@example.org>" $d/v2/0001-*.patch &&
 	grep -x "Date: Mon, 1 Jun 2026 10:00:01 +0000" $d/v2/0001-*.patch &&
 	grep -x "The frobnicator takes a lock it does not need." $d/v2/0000-*.patch &&
 	grep -x "base-commit: $(git -C base rev-parse v7.2.13)" $d/v2/0000-*.patch &&
@@ -178,6 +178,23 @@ test_expect_success 'once v2 is posted, the next record makes v3' '
 	grep -x -- "- Link to v2: https://lore.kernel.org/r/v2-cover@example.invalid" $d/v3/0000-*.patch &&
 	! grep "Changes in v2:" $d/v3/0000-*.patch &&
 	grep -x "Acked-by: Sam Second <sam@example.invalid>" $d/v3/0002-*.patch
+'
+
+test_expect_success 'a patch of the user with a placeholder identity: stored without From:' '
+	d=store/series/foo &&
+	git config -f $d/series.conf version.3.message-id v3-cover@example.invalid &&
+	(
+		cd linux &&
+		echo "/* frob notes */" >>drivers/foo/foo.c &&
+		GIT_AUTHOR_NAME="Una User" GIT_AUTHOR_EMAIL=una@example.invalid \
+			git commit -q -a -m "foo: note the frobs" -m "A note."
+	) &&
+	(cd store && kseries record foo -w ../linux >../out) &&
+	grep "^foo v4: recorded from kseries/foo (3 patches)" out &&
+	! grep "^From: " $d/v4/0003-*.patch &&
+	! grep "^From: " $d/v4/0000-*.patch &&
+	grep -x "From: Alice Author <alice@example.org>" $d/v4/0001-*.patch &&
+	! grep -r "una@example.invalid" $d/v4
 '
 
 test_done

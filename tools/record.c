@@ -11,6 +11,7 @@
 
 #include "apply.h"
 #include "format.h"
+#include "ident.h"
 #include "mail.h"
 #include "posting.h"
 #include "record.h"
@@ -635,6 +636,37 @@ static gint by_name(gconstpointer a, gconstpointer b)
 		      (*(struct out_file *const *)b)->name);
 }
 
+/*
+ * Drops the header's From: (and its folded lines) when its address is a
+ * placeholder: such a patch is the sender's own, which the store keeps
+ * without identity (format authors it; ident.h), so no placeholder is
+ * ever stored.
+ */
+static void drop_placeholder_from(char *text)
+{
+	char *hdr_end = strstr(text, "\n\n"), *l = text;
+
+	while (*l && (!hdr_end || l <= hdr_end)) {
+		char *next = strchr(l, '\n');
+
+		/* a header line and its folded continuations */
+		while (next && (next[1] == ' ' || next[1] == '\t'))
+			next = strchr(next + 1, '\n');
+		next = next ? next + 1 : l + strlen(l);
+		if (starts_with(l, "From: ")) {
+			char *lt = memchr(l, '<', next - l);
+			char *gt = lt ? memchr(lt, '>', next - lt) : NULL;
+			char *addr = gt ? g_strndup(lt + 1, gt - lt - 1) : NULL;
+
+			if (addr && ident_is_placeholder(addr))
+				memmove(l, next, strlen(next) + 1);
+			g_free(addr);
+			return;
+		}
+		l = next;
+	}
+}
+
 static int format_files(struct rec *r, GPtrArray *files)
 {
 	char *dir = g_dir_make_tmp("kseries-record-XXXXXX", NULL);
@@ -675,6 +707,8 @@ static int format_files(struct rec *r, GPtrArray *files)
 		g_ptr_array_add(files, f);
 		if (read_file(path, MAIL_MAX_FILE, &f->text, &len) < 0)
 			ret = -1;
+		else
+			drop_placeholder_from(f->text);
 		g_free(path);
 	}
 	if (d)
