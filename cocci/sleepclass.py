@@ -198,6 +198,19 @@ def name_offset(text, starts, line, col, name):
     return m.start() if m else None
 
 
+_NAME_RE = re.compile(r'[A-Za-z_]\w*')
+
+
+def name_at(text, starts, line, col):
+    """The identifier at LINE (1-based), COL (0-based) of TEXT; '' when
+    there is none."""
+    if not 1 <= line <= len(starts):
+        return ''
+    i = starts[line - 1] + col
+    m = _NAME_RE.match(text, i)
+    return m.group() if m and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == '_')) else ''
+
+
 def call_args(text, starts, line, col, name):
     """The arguments of the call of NAME at LINE, COL, as one line of text
     ('' when they cannot be read)."""

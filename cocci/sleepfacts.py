@@ -30,6 +30,7 @@ is an unlock runs with its caller holding that lock: never a sleeper here
 (the rules look at its paths when it is in the checked file).
 """
 
+import bisect
 import hashlib
 import heapq
 import json
@@ -49,6 +50,19 @@ MACROS = os.path.join(HERE, 'sleep_in_atomic.h')
 # run as one group, several times slower (8.4 s against 1.2 s user time on
 # the 23 files of drivers/usb/chipidea).
 BATCH = 200
+# A batch also stops at BATCH_BYTES of source (a file bigger than that is a
+# batch alone): a directory of huge generated headers does not make one
+# batch run for many minutes while the other job's finished batch waits.
+BATCH_BYTES = 4 << 20
+# CPU seconds spatch may spend on one file alone (RLIMIT_CPU); a batch gets
+# CPU_BATCH_BASE + CPU_PER_FILE for each of its files, and one that hits
+# its limit is run again file by file. A file that hits the limit alone is
+# recorded as not analysed ({"failed": true, "reason": ...}), never dropped.
+# binder.c, the largest file of drivers/android, takes about 1 s.
+# KSERIES_COCCI_FACTS_CPU sets CPU_FILE (the tests make it small).
+CPU_FILE = 120
+CPU_BATCH_BASE = 60
+CPU_PER_FILE = 5
 
 
 class FactsError(Exception):
@@ -111,28 +125,66 @@ def scope_files(root, scope):
     return sorted(set(out))
 
 
-def _big_stack():
-    # spatch (OCaml) overflows the default 8 MiB stack on some large files
-    try:
-        import resource
-        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
-        resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
-    except (ImportError, ValueError, OSError):
-        pass
+def _limits(cpu):
+    """The child's limits: the stack raised to the hard limit (spatch, in
+    OCaml, overflows the default 8 MiB stack on some large files) and CPU
+    seconds bounded (SIGXCPU past it)."""
+    def apply():
+        try:
+            import resource
+            soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+            resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
+            soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+            if hard == resource.RLIM_INFINITY or cpu < hard:
+                resource.setrlimit(resource.RLIMIT_CPU, (cpu, hard))
+        except (ImportError, ValueError, OSError):
+            pass
+    return apply
+
+
+def make_batches(root, paths):
+    """Batches of the sorted PATHS: at most BATCH files and BATCH_BYTES of
+    source each (a bigger file alone). A function of the paths and their
+    sizes only: the same files make the same batches in every run."""
+    batches, cur, size = [], [], 0
+    for p in sorted(paths):
+        n = os.path.getsize(os.path.join(root, p))
+        if cur and (len(cur) >= BATCH or size + n > BATCH_BYTES):
+            batches.append(cur)
+            cur, size = [], 0
+        cur.append(p)
+        size += n
+    if cur:
+        batches.append(cur)
+    return batches
+
+
+def _cpu_file():
+    v = os.environ.get('KSERIES_COCCI_FACTS_CPU', '')
+    return int(v) if v.isdigit() and int(v) > 0 else CPU_FILE
+
+
+def _cpu_limit(batch):
+    if len(batch) == 1:
+        return _cpu_file()
+    return min(CPU_BATCH_BASE, _cpu_file()) + min(CPU_PER_FILE, _cpu_file()) * len(batch)
 
 
 def _spatch_batches(spatch, root, batches, jobs, log):
-    """Runs spatch over each batch (at most JOBS at once); yields the facts
-    of each file. A batch on which spatch dies (not a script error) is run
-    again file by file; a file on which it dies alone gets the facts
-    {"failed": true}: nothing known about it, said in the stats."""
+    """Runs spatch over each batch (at most JOBS at once, each reaped when
+    it ends, not in order); yields the facts of each file. A batch on which
+    spatch dies (not a script error) or runs out of its CPU time is run
+    again file by file; a file on which it does so alone gets the facts
+    {"failed": true, "reason": ...}: nothing known about it, said in the
+    stats."""
+    import signal
+    import time
     cmd = spatch + python_opts(spatch) + ['--sp-file', FACTS_COCCI, '--macro-file', MACROS,
                                           '--no-includes', '--very-quiet']
     running = []
     pending = list(batches)
 
-    def reap(proc, batch):
-        out, err = proc.communicate()
+    def reap(proc, batch, out, err):
         if re.search(r'Python failure|Traceback', err):
             sys.stderr.write(err)
             raise FactsError("'%s' failed on the facts rule (script error)" % spatch[0])
@@ -140,10 +192,14 @@ def _spatch_batches(spatch, root, batches, jobs, log):
             if len(batch) > 1:
                 pending[:0] = [[p] for p in batch]
                 return []
+            if proc.returncode == -signal.SIGXCPU:
+                reason = 'cpu limit %d s' % _cpu_file()
+            else:
+                reason = 'spatch exit %d: %s' % (proc.returncode,
+                                                 err.strip().split('\n')[-1][:200])
             if log:
-                log("facts: spatch failed on '%s' (exit %d): %s" %
-                    (batch[0], proc.returncode, err.strip().split('\n')[-1][:200]))
-            return [(batch[0], {'failed': True})]
+                log("facts: not analysed '%s' (%s)" % (batch[0], reason))
+            return [(batch[0], {'failed': True, 'reason': reason})]
         got = {}
         for line in out.splitlines():
             if line.startswith('KSERIES-FILEFACTS '):
@@ -153,28 +209,46 @@ def _spatch_batches(spatch, root, batches, jobs, log):
             log('facts: %d files' % len(batch))
         return [(p, got.get(p, {})) for p in batch]
 
-    while pending or running:
-        while pending and len(running) < jobs:
-            batch = pending.pop(0)
-            # where a spatch in a chroot sees it (cocci/README.md)
-            groups = tempfile.NamedTemporaryFile('w', prefix='kseries-facts.', suffix='.groups',
-                                                 dir=os.environ.get('KSERIES_COCCI_TMPDIR') or None)
-            os.chmod(groups.name, 0o644)
-            groups.write(''.join('%s\n\n' % p for p in batch))
-            groups.flush()
-            try:
-                proc = subprocess.Popen(cmd + ['--file-groups', groups.name], cwd=root,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        universal_newlines=True, preexec_fn=_big_stack)
-            except OSError as e:
+    tmpdir = os.environ.get('KSERIES_COCCI_TMPDIR') or None
+    try:
+        while pending or running:
+            while pending and len(running) < jobs:
+                batch = pending.pop(0)
+                # where a spatch in a chroot sees it (cocci/README.md)
+                groups = tempfile.NamedTemporaryFile('w', prefix='kseries-facts.',
+                                                     suffix='.groups', dir=tmpdir)
+                os.chmod(groups.name, 0o644)
+                groups.write(''.join('%s\n\n' % p for p in batch))
+                groups.flush()
+                # files, not pipes: the running processes are polled
+                out, err = tempfile.TemporaryFile('w+'), tempfile.TemporaryFile('w+')
+                try:
+                    proc = subprocess.Popen(cmd + ['--file-groups', groups.name], cwd=root,
+                                            stdout=out, stderr=err, universal_newlines=True,
+                                            preexec_fn=_limits(_cpu_limit(batch)))
+                except OSError as e:
+                    groups.close()
+                    raise FactsError("cannot run '%s': %s" % (spatch[0], e.strerror))
+                running.append((proc, batch, groups, out, err))
+            done = [r for r in running if r[0].poll() is not None]
+            if not done:
+                time.sleep(0.05)
+                continue
+            for r in done:
+                running.remove(r)
+                proc, batch, groups, out, err = r
                 groups.close()
-                raise FactsError("cannot run '%s': %s" % (spatch[0], e.strerror))
-            running.append((proc, batch, groups))
-        proc, batch, groups = running.pop(0)
-        items = reap(proc, batch)
-        groups.close()
-        for item in items:
-            yield item
+                out.seek(0)
+                err.seek(0)
+                items = reap(proc, batch, out.read(), err.read())
+                out.close()
+                err.close()
+                for item in items:
+                    yield item
+    finally:
+        for r in running:
+            r[0].kill()
+            r[0].wait()
 
 
 # comments, strings, character constants (to their end or the line's) and braces
@@ -238,6 +312,10 @@ def from_source(d, data):
     starts = sleepclass.line_starts(text)
     calls, locks = [], []
     for (line, name, col) in d.get('calls', []):
+        # the rule gives the place only (sleep_facts.cocci)
+        name = name or sleepclass.name_at(text, starts, int(line), int(col))
+        if not name:
+            continue
         a = sleepclass.call_args(text, starts, int(line), int(col), name)
         first = sleepclass.split_args(a)[:1] if LOCKOP_RX.match(name) else None
         if first:
@@ -258,12 +336,34 @@ def from_source(d, data):
     d['defs'], d['static'], d['gfpdefs'] = defs, static, sorted(gfp)
 
 
-def file_facts(spatch, root, paths, cache, jobs=2, log=None):
+_NOBRACE_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|\{', re.S)
+
+
+def no_function(data):
+    """The pre-scan: True when DATA has no '{' outside comments, strings
+    and character constants (in a directive or not). Such a file defines
+    no function, no struct with members and no initializer: everything
+    the facts rule records (definitions, calls within them, member calls
+    and assignments, struct members, `.fld = fn`) needs a brace. A header
+    of register #defines (drivers/gpu/drm/amd/include/asic_reg, 467 of
+    its 488 headers) is not given to spatch."""
+    if b'{' not in data:
+        return True
+    for m in _NOBRACE_RE.finditer(data.decode('latin-1')):
+        if m.group() == '{':
+            return False
+    return True
+
+
+def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
     """Facts of each path (relative to ROOT): {path: facts}. Files already
-    in the cache (same content, same rules) are not given to spatch.
-    Returns (facts, blobs, number of files run)."""
+    in the cache (same content, same rules) are not given to spatch, nor
+    those the pre-scan proves define nothing (no_function(); not for the
+    KEEP paths, the checked files, always run). Returns (facts, blobs,
+    number of files run, number skipped by the pre-scan)."""
     rid = rules_id(spatch)
-    facts, blobs, todo = {}, {}, []
+    facts, blobs, todo, skipped = {}, {}, [], 0
+    keep = set(keep)
     for p in paths:
         try:
             with open(os.path.join(root, p), 'rb') as f:
@@ -278,10 +378,12 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None):
             if 'ends' not in facts[p] or 'includes' not in facts[p]:
                 add_ends(facts[p], data)
                 atomic_write(c, json.dumps(facts[p], sort_keys=True))
+        elif p not in keep and no_function(data):
+            facts[p] = {'prescan': 'no brace'}
+            skipped += 1
         else:
             todo.append(p)
-    batches = [todo[i:i + BATCH] for i in range(0, len(todo), BATCH)]
-    for p, d in _spatch_batches(spatch, root, batches, jobs, log):
+    for p, d in _spatch_batches(spatch, root, make_batches(root, todo), jobs, log):
         with open(os.path.join(root, p), 'rb') as f:
             data = f.read()
         if not d.get('failed'):
@@ -292,7 +394,7 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None):
             b = blobs[p]
             atomic_write(os.path.join(cache, 'files', rid, b[:2], b + '.json'),
                          json.dumps(d, sort_keys=True))
-    return facts, blobs, len(todo)
+    return facts, blobs, len(todo), skipped
 
 
 def _functions(d):
@@ -310,12 +412,42 @@ def _functions(d):
 RELEASE_MACROS = frozenset(['pte_unmap_unlock'])
 
 
+class _Index:
+    """One file's calls and lock sites sorted by line, for the slices of a
+    definition's lines (sorting them again for each definition made the
+    closure quadratic in the calls of a file)."""
+
+    def __init__(self, d):
+        self.calls = sorted(d.get('calls', []))
+        self.call_lines = [c[0] for c in self.calls]
+        self.locks = sorted(d.get('locks', []))
+        self.lock_lines = [c[0] for c in self.locks]
+
+    def calls_in(self, a, b):
+        return self.calls[bisect.bisect_left(self.call_lines, a):
+                          bisect.bisect_right(self.call_lines, b)]
+
+    def locks_in(self, a, b):
+        return self.locks[bisect.bisect_left(self.lock_lines, a):
+                          bisect.bisect_right(self.lock_lines, b)]
+
+
+_INDEXES = {}    # id(facts of a file) -> (those facts, their _Index)
+
+
+def _index(d):
+    """d's _Index, made once (d is kept with it: its id stays its own)."""
+    e = _INDEXES.get(id(d))
+    if e is None or e[0] is not d:
+        e = _INDEXES[id(d)] = (d, _Index(d))
+    return e[1]
+
+
 def _ops(d, a, b):
     """{lock text: [op, ...]} of the lock sites of lines A..B, in order."""
     ops = {}
-    for (line, op, text) in sorted(d.get('locks', [])):
-        if a <= line <= b:
-            ops.setdefault(text, []).append(op)
+    for (line, op, text) in _index(d).locks_in(a, b):
+        ops.setdefault(text, []).append(op)
     return ops
 
 
@@ -325,8 +457,8 @@ def _dropping(d, a, b):
     do not keep)."""
     if any(o[0] == 'unlock' for o in _ops(d, a, b).values()):
         return True
-    rel = [line for (line, n, _) in d.get('calls', []) if a <= line <= b and n in RELEASE_MACROS]
-    return bool(rel) and not any(a <= line <= min(rel) for (line, _, _) in d.get('locks', []))
+    rel = [line for (line, n, _) in _index(d).calls_in(a, b) if n in RELEASE_MACROS]
+    return bool(rel) and not _index(d).locks_in(a, min(rel))
 
 
 def _releases(d, a, b):
@@ -437,7 +569,7 @@ def load_atomic_ops(path):
     return out
 
 
-def closure(facts, outside, atomic_ops=frozenset()):
+def closure(facts, outside, atomic_ops=frozenset(), g=None):
     """Which functions may sleep. Returns {name: chain} for the names a
     file that does not define them resolves (headers, non-static
     definitions), and {(path, name): chain} for every definition; a chain
@@ -445,7 +577,7 @@ def closure(facts, outside, atomic_ops=frozenset()):
     sleeper, each with the place of its call (an ops call has the element
     'TYPE.member' at the call, then the function stored there, at the
     initializer or assignment)."""
-    g = Graph(facts)
+    g = g or Graph(facts)
     nodes, glob, gfpfn, members, inits, resolve = (g.nodes, g.glob, g.gfpfn, g.members,
                                                    g.inits, g.resolve)
 
@@ -457,8 +589,8 @@ def closure(facts, outside, atomic_ops=frozenset()):
             continue
         if _dropping(d, a, b):
             continue
-        for (line, callee, args) in sorted(d.get('calls', [])):
-            if not a <= line <= b or callee == n:
+        for (line, callee, args) in _index(d).calls_in(a, b):
+            if callee == n:
                 continue
             loc = '%s:%d' % (path, line)
             if callee in sleepclass.CONDITIONAL:
@@ -518,7 +650,7 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
     other files each EXTRA file calls that may sleep; by_def is {path:
     {name: chain}} for every definition that may sleep."""
     paths = sorted(set(scope_files(root, scope)) | set(extra))
-    facts, blobs, ran = file_facts(spatch, root, paths, cache, jobs, log)
+    facts, blobs, ran, skipped = file_facts(spatch, root, paths, cache, jobs, log, extra)
     outside_text = ''
     if outside_path:
         with open(outside_path) as f:
@@ -537,9 +669,10 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
     if cpath and os.path.isfile(cpath):
         with open(cpath) as f:
             j = json.load(f)
+    g = Graph(facts)
     if j is None:
         by_name, per_def, gfpfn = closure(facts, sleepclass.load_outside(outside_path),
-                                          load_atomic_ops(ATOMIC_OPS))
+                                          load_atomic_ops(ATOMIC_OPS), g)
         j = {'files': len(paths), 'by_name': by_name, 'gfp_functions': gfpfn,
              'by_def': {'%s\t%s' % k: c for k, c in sorted(per_def.items())}}
         if cpath:
@@ -548,10 +681,11 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
     for k, c in j['by_def'].items():
         path, name = k.split('\t', 1)
         by_def.setdefault(path, {})[name] = c
-    g = Graph(facts)
     external = {p: g.external(p, by_def) for p in extra}
-    stats = {'releasers': {p: g.releasers(p) for p in extra},'files': len(paths), 'ran': ran, 'tree': tid, 'sleepers': len(j['by_name']),
+    stats = {'releasers': {p: g.releasers(p) for p in extra}, 'files': len(paths), 'ran': ran,
+             'prescan': skipped, 'tree': tid, 'sleepers': len(j['by_name']),
              'failed': sorted(p for p in paths if facts[p].get('failed')),
+             'reasons': {p: facts[p].get('reason', '') for p in paths if facts[p].get('failed')},
              'sleeping_definitions': len(j['by_def'])}
     return external, by_def, facts, stats
 
@@ -583,6 +717,9 @@ def main(argv):
         print(main.__doc__.split(':')[0].strip(), file=sys.stderr)
         return 129
     root, scope = argv[0], argv[1:] or ['.']
+    # a TERM ends the running spatch processes too (_spatch_batches)
+    import signal
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     try:
         _, _, _, st = tree_closure(
             spatch, os.path.abspath(root), scope, [], cache or None, sleepers, jobs,
@@ -590,12 +727,12 @@ def main(argv):
     except (FactsError, OSError) as e:
         print('sleepfacts: error: %s' % e, file=sys.stderr)
         return 2
-    print('files %d, given to spatch %d, not parsed %d, sleeping names %d, '
-          'sleeping definitions %d, closure %s' % (st['files'], st['ran'], len(st['failed']),
-                                                    st['sleepers'], st['sleeping_definitions'],
-                                                    st['tree']))
+    print('files %d, given to spatch %d, no function (pre-scan) %d, not analysed %d, '
+          'sleeping names %d, sleeping definitions %d, closure %s' %
+          (st['files'], st['ran'], st['prescan'], len(st['failed']), st['sleepers'],
+           st['sleeping_definitions'], st['tree']))
     for p in st['failed']:
-        print('not parsed: %s' % p)
+        print('not analysed: %s (%s)' % (p, st['reasons'][p] or 'spatch failed'))
     return 0
 
 

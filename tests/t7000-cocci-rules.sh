@@ -150,6 +150,34 @@ test_expect_success 'a missing input is an error' '
 	test_expect_code 2 run does-not-exist.c
 '
 
+# The facts pass over a tree: a file with no brace outside comments and
+# strings (register #defines) is proved to define nothing and not given
+# to spatch; a file on which spatch runs out of its CPU time is recorded
+# as not analysed (said, not dropped), and the other files still count.
+FACTS_PY=$SRC_DIR/cocci/sleepfacts.py
+test_expect_success SPATCH 'facts: the pre-scan skips files that define nothing' '
+	mkdir pre &&
+	printf "/* { */\n#define REG_A \"{\"\n#define REG_B 0x10\n" >pre/regs.h &&
+	printf "#define LOCKED(x) do { f(x); } while (0)\n" >pre/macro.h &&
+	printf "void s(void)\n{\n\tmutex_lock(&m);\n}\n" >pre/small.c &&
+	"$FACTS_PY" --cache pre-cache pre >out 2>err &&
+	grep "^files 3, given to spatch 2, no function (pre-scan) 1, not analysed 0, sleeping names 1," out &&
+	test "$(find pre-cache/files -name "*.json" | wc -l)" -eq 2
+'
+
+test_expect_success SPATCH 'facts: a file over its CPU time is not analysed, and said so' '
+	mkdir cpu &&
+	python3 -c "
+print(\"#include <linux/x.h>\")
+for i in range(4000):
+    print(\"static int f%d(int x)\n{\n\treturn g%d(x) + h(x, %d);\n}\n\" % (i, i, i))
+" >cpu/big.c &&
+	printf "/* { */\n#define REG_A 1\n" >cpu/regs.h &&
+	env KSERIES_COCCI_FACTS_CPU=1 "$FACTS_PY" --cache cpu-cache cpu >out 2>err &&
+	grep "^files 2, given to spatch 1, no function (pre-scan) 1, not analysed 1," out &&
+	grep "^not analysed: big.c (cpu limit 1 s)\$" out
+'
+
 # kseries check's cocci stage: a call, added under a spinlock in binder.c,
 # of a binder_alloc.c function that sleeps (mutex_lock) is reported with
 # the chain and its place in the other file; the place's line is no part
