@@ -64,8 +64,28 @@ from sleepclass import split_args, squash
 
 OUTSIDE = sleepclass.load_outside(os.environ.get('KSERIES_SLEEPERS', ''))
 
+DIRECT = {}
+
 def direct_sleeper(name, args, lock):
-    return sleepclass.direct_sleeper(name, args, lock, OUTSIDE)
+    k = (name, args, lock)
+    if k not in DIRECT:
+        DIRECT[k] = sleepclass.direct_sleeper(name, args, lock, OUTSIDE)
+    return DIRECT[k]
+
+# Answers that depend on every function and lock site seen so far (the
+# identifier constraints ask them once per candidate): kept until the next
+# definition or lock site is recorded.
+MEMO = {}
+GEN = [0]
+
+def memo(kind, key, fn):
+    if MEMO.get('gen') != GEN[0]:
+        MEMO.clear()
+        MEMO['gen'] = GEN[0]
+    k = (kind, key)
+    if k not in MEMO:
+        MEMO[k] = fn()
+    return MEMO[k]
 
 
 # From the facts run (cocci/sleep_facts.cocci, run-sleep-check): the call
@@ -144,6 +164,7 @@ def lockop(file, line, name, args):
         op, a = 'unlock', a[1:]
     if a:
         LOCKOPS.setdefault(file, []).append((line, op, squash(a[0]).lstrip('&')))
+        GEN[0] += 1
 
 def releases(file, fn):
     """fn drops a lock it did not take and does not take it again."""
@@ -163,7 +184,7 @@ def releaser(f):
     f = str(f)
     if CURRENT[0]:
         facts_json(CURRENT[0])
-    return f in RELEASERS or any(releases(file, f) for file in FUNCS)
+    return f in RELEASERS or memo('releaser', f, lambda: any(releases(file, f) for file in FUNCS))
 
 def unlocking(f):
     f = str(f)
@@ -193,6 +214,7 @@ CHAINS = {}     # file -> {function: chain to a direct sleeper}
 SLEEPERS_SEEN = set()
 
 def add_function(file, line, name):
+    GEN[0] += 1
     fs = [(a, n) for (a, b, n) in FUNCS.get(file, [])] + [(line, name)]
     fs.sort()
     FUNCS[file] = [(a, (fs[i + 1][0] - 1) if i + 1 < len(fs) else 10 ** 9, n)
@@ -212,7 +234,8 @@ def dropping(file, fn):
 def is_dropping(fn):
     """spatch may run a rule over all files before the next rule (one file
     group) or file by file: look at every file seen so far."""
-    return any(dropping(file, str(fn)) for file in FUNCS)
+    fn = str(fn)
+    return memo('dropping', fn, lambda: any(dropping(file, fn) for file in FUNCS))
 
 def chains_for(file):
     """Fixed point: function -> shortest call chain to a direct sleeper,
@@ -307,7 +330,8 @@ def in_window(p):
 
 def clean_interesting(f):
     f = str(f)
-    return f in SLEEPERS_SEEN or any(f == n for fs in FUNCS.values() for (a, b, n) in fs)
+    return f in SLEEPERS_SEEN or f in memo('names', None, lambda: set(
+        n for fs in FUNCS.values() for (a, b, n) in fs))
 
 // ---------------------------------------------------------------------------
 // Cheap prepass, no paths: the arguments of every call, and the names that the
