@@ -12,7 +12,8 @@
 # drivers/android (the check stage's scope for a binder series): once with
 # an empty facts cache (cold: the facts of drivers/android are computed)
 # and once with it filled (warm: what `kseries check` does after the
-# base's run, the facts are per base commit).
+# base's run, the facts are per base commit); COCCI_BENCH_RUNS rounds of
+# cold, warm and call_kern, the ratio of the medians.
 # COCCI_BENCH_FACTS_SCOPE (':' between paths, default drivers/android):
 # the paths of the base tree whose facts pass is timed alone.
 set -euo pipefail
@@ -43,32 +44,59 @@ timed() {
 cpu() { tail -n 1 "$tmp/$1.t" | awk '{ printf "%.2f", $2 + $3 }'; }
 wall() { tail -n 1 "$tmp/$1.t" | awk '{ printf "%.2f", $1 }'; }
 
-ours=("$src/cocci/run-sleep-check" --cache "$tmp/facts" --tree "$linux" --scope drivers/android)
-
-rc=0
-timed cold "${ours[@]}" "$@" >"$tmp/ours" || rc=$?
-[ "$rc" -le 1 ] || { echo "cocci-vs-callkern: error: run-sleep-check failed ($rc)" >&2; exit 2; }
-rc=0
-timed warm "${ours[@]}" "$@" >"$tmp/ours.warm" || rc=$?
-[ "$rc" -le 1 ] || { echo "cocci-vs-callkern: error: run-sleep-check failed ($rc)" >&2; exit 2; }
-cmp -s "$tmp/ours" "$tmp/ours.warm" ||
-	{ echo "cocci-vs-callkern: error: warm and cold runs differ" >&2; exit 2; }
-
+ours=("$src/cocci/run-sleep-check" --tree "$linux" --scope drivers/android)
 # call_kern.cocci's own options line: --no-includes --include-headers;
 # the same python as ours (cocci/sleepfacts.py python_opts())
 read -r -a pyopts < <(cd "$src/cocci" && python3 -c 'import shlex, sleepfacts
 print(" ".join(sleepfacts.python_opts(shlex.split("'"${SPATCH:-spatch}"'"))))')
-rc=0
-timed theirs "${SPATCH:-spatch}" "${pyopts[@]}" --sp-file "$callkern" -D report --no-includes --include-headers \
-	--macro-file "$src/cocci/sleep_in_atomic.h" --very-quiet "$@" >"$tmp/theirs" 2>"$tmp/theirs.err" || rc=$?
-[ "$rc" -eq 0 ] || { cat "$tmp/theirs.err" >&2; echo "cocci-vs-callkern: error: spatch call_kern.cocci failed ($rc)" >&2; exit 2; }
+theirs=("${SPATCH:-spatch}" "${pyopts[@]}" --sp-file "$callkern" -D report --no-includes --include-headers
+	--macro-file "$src/cocci/sleep_in_atomic.h" --very-quiet)
+
+# COCCI_BENCH_RUNS rounds (default 5), each cold (an empty facts cache),
+# warm (the same cache again) and call_kern, one after the other, so that
+# the three see the same load; the ratios are of the medians.
+runs=${COCCI_BENCH_RUNS:-5}
+case $runs in ''|*[!0-9]*|0) echo "cocci-vs-callkern: error: bad COCCI_BENCH_RUNS '$runs'" >&2; exit 2;; esac
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+for r in $(seq "$runs"); do
+	rc=0
+	timed cold.$r "${ours[@]}" --cache "$tmp/facts.$r" "$@" >"$tmp/ours" || rc=$?
+	[ "$rc" -le 1 ] || { echo "cocci-vs-callkern: error: run-sleep-check failed ($rc)" >&2; exit 2; }
+	rc=0
+	timed warm.$r "${ours[@]}" --cache "$tmp/facts.$r" "$@" >"$tmp/ours.warm" || rc=$?
+	[ "$rc" -le 1 ] || { echo "cocci-vs-callkern: error: run-sleep-check failed ($rc)" >&2; exit 2; }
+	cmp -s "$tmp/ours" "$tmp/ours.warm" ||
+		{ echo "cocci-vs-callkern: error: warm and cold runs differ" >&2; exit 2; }
+	[ "$r" -eq 1 ] || cmp -s "$tmp/ours" "$tmp/ours.1" ||
+		{ echo "cocci-vs-callkern: error: the runs' findings differ" >&2; exit 2; }
+	cp "$tmp/ours" "$tmp/ours.1"
+	rc=0
+	timed theirs.$r "${theirs[@]}" "$@" >"$tmp/theirs" 2>"$tmp/theirs.err" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$tmp/theirs.err" >&2; echo "cocci-vs-callkern: error: spatch call_kern.cocci failed ($rc)" >&2; exit 2; }
+	rm -rf "$tmp/facts.$r"
+done
+# median KIND: the median CPU time (user+sys) of the runs of KIND
+median() {
+	local r
+	for r in $(seq "$runs"); do cpu "$1.$r"; echo; done | sort -n |
+		awk '{ v[NR] = $1 } END { printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+medianw() {
+	local r
+	for r in $(seq "$runs"); do wall "$1.$r"; echo; done | sort -n |
+		awk '{ v[NR] = $1 } END { printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
 ours_n=$(wc -l <"$tmp/ours")
 theirs_n=$(grep -c 'ERROR: function' "$tmp/theirs" || true)
 
+printf '%d runs of each, interleaved; load average at the start: %s\n' "$runs" "$load0"
 printf '%-28s %12s %12s %12s\n' '' 'ours (cold)' 'ours (warm)' 'call_kern'
-printf '%-28s %11ss %11ss %11ss\n' 'wall time' "$(wall cold)" "$(wall warm)" "$(wall theirs)"
-printf '%-28s %11ss %11ss %11ss\n' 'CPU time (user+sys)' "$(cpu cold)" "$(cpu warm)" "$(cpu theirs)"
+for r in $(seq "$runs"); do
+	printf '%-28s %11ss %11ss %11ss\n' "run $r CPU (user+sys)" "$(cpu cold.$r)" "$(cpu warm.$r)" "$(cpu theirs.$r)"
+done
+printf '%-28s %11ss %11ss %11ss\n' 'median wall time' "$(medianw cold)" "$(medianw warm)" "$(medianw theirs)"
+printf '%-28s %11ss %11ss %11ss\n' 'median CPU time (user+sys)' "$(median cold)" "$(median warm)" "$(median theirs)"
 printf '%-28s %12d %12d %12d\n' 'findings (all files)' "$ours_n" "$ours_n" "$theirs_n"
 for f in "$@"; do
 	b=$(basename "$f")
@@ -76,8 +104,11 @@ for f in "$@"; do
 	t=$(grep -c "^$f:" "$tmp/theirs" || true)
 	printf '  %-26s %12d %12s %12d\n' "$b" "$o" '' "$t"
 done
-printf 'CPU time ratio (ours / call_kern): cold %.2f, warm %.2f\n' \
-	"$(echo "$(cpu cold) / $(cpu theirs)" | bc -l)" "$(echo "$(cpu warm) / $(cpu theirs)" | bc -l)"
+printf 'CPU time ratio (median ours / median call_kern): cold %.2f, warm %.2f\n' \
+	"$(echo "$(median cold) / $(median theirs)" | bc -l)" "$(echo "$(median warm) / $(median theirs)" | bc -l)"
+printf 'cold ratio per run:'
+for r in $(seq "$runs"); do printf ' %.2f' "$(echo "$(cpu cold.$r) / $(cpu theirs.$r)" | bc -l)"; done
+echo
 printf 'load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 echo '--- sleep_in_atomic findings'
 cat "$tmp/ours"
