@@ -60,10 +60,10 @@ case $runs in ''|*[!0-9]*|0) echo "cocci-vs-callkern: error: bad COCCI_BENCH_RUN
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for r in $(seq "$runs"); do
 	rc=0
-	timed cold.$r "${ours[@]}" --cache "$tmp/facts.$r" "$@" >"$tmp/ours" || rc=$?
+	timed "cold.$r" "${ours[@]}" --cache "$tmp/facts.$r" "$@" >"$tmp/ours" || rc=$?
 	[ "$rc" -le 1 ] || { echo "cocci-vs-callkern: error: run-sleep-check failed ($rc)" >&2; exit 2; }
 	rc=0
-	timed warm.$r "${ours[@]}" --cache "$tmp/facts.$r" "$@" >"$tmp/ours.warm" || rc=$?
+	timed "warm.$r" "${ours[@]}" --cache "$tmp/facts.$r" "$@" >"$tmp/ours.warm" || rc=$?
 	[ "$rc" -le 1 ] || { echo "cocci-vs-callkern: error: run-sleep-check failed ($rc)" >&2; exit 2; }
 	cmp -s "$tmp/ours" "$tmp/ours.warm" ||
 		{ echo "cocci-vs-callkern: error: warm and cold runs differ" >&2; exit 2; }
@@ -71,7 +71,7 @@ for r in $(seq "$runs"); do
 		{ echo "cocci-vs-callkern: error: the runs' findings differ" >&2; exit 2; }
 	cp "$tmp/ours" "$tmp/ours.1"
 	rc=0
-	timed theirs.$r "${theirs[@]}" "$@" >"$tmp/theirs" 2>"$tmp/theirs.err" || rc=$?
+	timed "theirs.$r" "${theirs[@]}" "$@" >"$tmp/theirs" 2>"$tmp/theirs.err" || rc=$?
 	[ "$rc" -eq 0 ] || { cat "$tmp/theirs.err" >&2; echo "cocci-vs-callkern: error: spatch call_kern.cocci failed ($rc)" >&2; exit 2; }
 	rm -rf "$tmp/facts.$r"
 done
@@ -93,7 +93,7 @@ theirs_n=$(grep -c 'ERROR: function' "$tmp/theirs" || true)
 printf '%d runs of each, interleaved; load average at the start: %s\n' "$runs" "$load0"
 printf '%-28s %12s %12s %12s\n' '' 'ours (cold)' 'ours (warm)' 'call_kern'
 for r in $(seq "$runs"); do
-	printf '%-28s %11ss %11ss %11ss\n' "run $r CPU (user+sys)" "$(cpu cold.$r)" "$(cpu warm.$r)" "$(cpu theirs.$r)"
+	printf '%-28s %11ss %11ss %11ss\n' "run $r CPU (user+sys)" "$(cpu "cold.$r")" "$(cpu "warm.$r")" "$(cpu "theirs.$r")"
 done
 printf '%-28s %11ss %11ss %11ss\n' 'median wall time' "$(medianw cold)" "$(medianw warm)" "$(medianw theirs)"
 printf '%-28s %11ss %11ss %11ss\n' 'median CPU time (user+sys)' "$(median cold)" "$(median warm)" "$(median theirs)"
@@ -107,7 +107,7 @@ done
 printf 'CPU time ratio (median ours / median call_kern): cold %.2f, warm %.2f\n' \
 	"$(echo "$(median cold) / $(median theirs)" | bc -l)" "$(echo "$(median warm) / $(median theirs)" | bc -l)"
 printf 'cold ratio per run:'
-for r in $(seq "$runs"); do printf ' %.2f' "$(echo "$(cpu cold.$r) / $(cpu theirs.$r)" | bc -l)"; done
+for r in $(seq "$runs"); do printf ' %.2f' "$(echo "$(cpu "cold.$r") / $(cpu "theirs.$r")" | bc -l)"; done
 echo
 printf 'load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 echo '--- sleep_in_atomic findings'
