@@ -31,6 +31,15 @@
  *           published, the installer sleeps in
  *           wait_var_event(&alloc->pte_busy, page published || count 0)
  *           and then retries with the page it allocated first.
+ *           An installer whose vm_insert_page() found the pte empty
+ *           while a zap is in flight (alloc->zapping: the shrinker from
+ *           taking the page off alloc->pages[] to the end of
+ *           zap_vma_range(), TLB flush included) sleeps in
+ *           wait_var_event(&alloc->zapping, count 0) before it
+ *           publishes its page.
+ *   -DV3A   v3 as first recorded: V3 without that wait (an installer
+ *           publishes a page inserted between a zap's pte clear and its
+ *           TLB flush)
  *
  * Scheduling: one CPU, strict priority, no fairness. Installer 1 has the
  * highest priority, installer 2 the next, the shrinker the lowest (e.g.
@@ -41,6 +50,18 @@
  * whatever lower priority task runs; it also sleeps on a contended mutex
  * (BASE, MID) and in wait_var_event() (V3). Memory is sequentially
  * consistent: the barriers of the kernel code are not modelled.
+ *
+ * The TLB: tlb is the translation of the address that a CPU of the
+ * process has cached (0: none). A read through the user mapping uses it,
+ * or fills it from the pte. zap_vma_range() clears the pte under the pte
+ * lock, and only later (tlb_finish_mmu(), after the pte lock is dropped;
+ * the shrinker may be preempted in between) flushes the TLBs and drops
+ * the pte's page reference. Installing a pte where there was none
+ * flushes nothing. The TLB is modelled in V3 and V3A only: V1 and V2
+ * also publish a page inserted into a pte that a zap cleared and has not
+ * flushed, and with the TLB they fail that assertion first, before the
+ * faults this model was written to show (Alice's race, the busy wait's
+ * cycle); they are rejected either way.
  *
  * Safety (assertions, and no deadlock: every task ends): a page an
  * installer uses while its buffer is allocated holds a reference and is
@@ -55,6 +76,14 @@
  * labels, no fairness): every execution ends, with every installer done.
  */
 
+#if defined(V3A)
+#define V3	1
+#elif defined(V3)
+#define ZAPWAIT		1	/* wait for the zaps in flight */
+#endif
+#if defined(V3)
+#define TLB		1	/* model the TLB (see above) */
+#endif
 #if defined(V1) || defined(V2) || defined(V3)
 #define ZAP_UNLOCKED	1
 #define SPINLOCK	1
@@ -69,7 +98,7 @@
 #define LOOKUP		1
 #endif
 #if !defined(V1) && !defined(V2) && !defined(V3) && !defined(BASE) && !defined(MID)
-#error "define one of V1, V2, V3, BASE, MID"
+#error "define one of V1, V2, V3, V3A, BASE, MID"
 #endif
 
 #define NINST	2	/* installer threads */
@@ -80,6 +109,7 @@
 byte ref[NPAGES];	/* page reference count; 0: free (or never used) */
 byte pages;		/* alloc->pages[index]; 0 is NULL */
 byte pte;		/* the user pte at index; 0 is none */
+byte tlb;		/* a CPU's cached translation of it; 0 is none */
 bool onlru;		/* the page in alloc->pages[index] is on the freelist */
 byte users;		/* allocated buffers that cover the page */
 bool locked;		/* alloc->lock (alloc->mutex in BASE and MID) */
@@ -95,6 +125,8 @@ byte nopreempt = 255;	/* pid of the spinlock holder; 255: none */
 byte busy;		/* alloc->pte_busy */
 bool queued[NPROC];	/* on the wait queue of &alloc->pte_busy */
 bool awake[NPROC];	/* task state TASK_RUNNING (a wakeup came) */
+byte zapping;		/* alloc->zapping */
+bool zqueued[NPROC];	/* on the wait queue of &alloc->zapping */
 #endif
 
 /* may the task with pid p take a step on the CPU now? */
@@ -200,16 +232,42 @@ active proctype shrinker() provided (MAY_RUN(0))
 #ifdef WAITVAR
 		busy++;			/* under alloc->lock */
 #endif
+#ifdef WAITVAR
+		zapping++;		/* under alloc->lock */
+#endif
 #ifdef ZAP_UNLOCKED
 		unlock();
 #endif
-		atomic {		/* zap_vma_range() under the pte lock */
+		atomic {		/* zap_vma_range(): zap_pte_range() under the pte lock */
 			assert(pte == victim);
 			pte = 0;
 			printf("MSC: shrinker: zap pte of page %d\n", victim)
 		}
+#ifdef TLB
+		atomic {		/* tlb_finish_mmu(): flush the TLBs */
+			tlb = 0;
+			printf("MSC: shrinker: TLB flush\n")
+		}
+#endif
 		put_page(victim);	/* the pte's reference */
 #ifdef WAITVAR
+		/* if (atomic_dec_and_test(&alloc->zapping)) wake_up_var(&alloc->zapping) */
+		atomic {
+			zapping--;
+			if
+			:: zapping == 0 ->
+				for (q : 2 .. NPROC - 1) {
+					if
+					:: zqueued[q] ->
+						zqueued[q] = false;
+						awake[q] = true;
+						ready[q] = true
+					:: else -> skip
+					fi
+				}
+			:: else -> skip
+			fi
+		}
 		unbusy();
 #endif
 #ifndef ZAP_UNLOCKED
@@ -272,6 +330,32 @@ retry:
 			if
 			:: atomic { pte == 0 -> pte = cand; get_page(cand);	/* vm_insert_page() */
 				printf("MSC: installer %d: inserted page %d\n", me, cand) }
+#ifdef ZAPWAIT
+				/* wait_var_event(&alloc->zapping, !zapping) */
+				do
+				:: atomic {
+					zqueued[_pid] = true;
+					awake[_pid] = false
+				}
+				if
+				:: zapping == 0 -> break
+				:: else ->
+					atomic {
+						if
+						:: awake[_pid] -> skip
+						:: else ->
+							ready[_pid] = false;
+							printf("MSC: installer %d: waits for the zap\n", me)
+						fi
+					}
+					ready[_pid]
+				fi
+				od;
+				atomic {
+					zqueued[_pid] = false;
+					awake[_pid] = true
+				}
+#endif
 				pages = cand;	/* binder_set_installed_page() */
 				x = cand;
 #ifdef WAITVAR
@@ -345,9 +429,27 @@ retry:
 
 		/* binder_alloc_copy_to_buffer(), then user space reads it */
 		assert(ref[x] > 0 && pte == x && pages == x);
+#ifdef TLB
+		atomic {	/* the read through the user mapping: the TLB */
+			if
+			:: tlb == 0 -> tlb = pte
+			:: else -> skip
+			fi;
+			assert(tlb == x)
+		}
+#endif
 		printf("MSC: installer %d: uses page %d\n", me, x);
 		/* ... until the buffer is freed: still the same page */
 		assert(ref[x] > 0 && pte == x && pages == x);
+#ifdef TLB
+		atomic {
+			if
+			:: tlb == 0 -> tlb = pte
+			:: else -> skip
+			fi;
+			assert(tlb == x)
+		}
+#endif
 failed:
 		/* binder_alloc_free_buf(): binder_lru_freelist_add() */
 		lock();
@@ -372,6 +474,7 @@ init
 		ref[1] = 2;	/* alloc->pages[] and the pte */
 		pages = 1;
 		pte = 1;
+		tlb = 1;	/* read through the user mapping */
 		onlru = true;
 		prio[0] = 0;	/* the shrinker */
 		prio[2] = 2;	/* installer 1 */
