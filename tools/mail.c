@@ -9,6 +9,7 @@
  * memory one message can take.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,6 +298,37 @@ static char *to_utf8(const char *raw, size_t raw_len, const char *charset)
 	return out;
 }
 
+/*
+ * g_utf8_validate_len() of len bytes without NUL, ASCII a word at a
+ * time (most mail is ASCII). In valid UTF-8 an ASCII byte is never part
+ * of a longer sequence, so the text is valid exactly when each run of
+ * non-ASCII bytes between ASCII ones is.
+ */
+static bool utf8_valid(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		size_t j;
+
+		for (; i + 8 <= len; i += 8) {
+			uint64_t w;
+
+			memcpy(&w, s + i, sizeof(w));
+			if (w & 0x8080808080808080ull)
+				break;
+		}
+		while (i < len && !((unsigned char)s[i] & 0x80))
+			i++;
+		for (j = i; j < len && ((unsigned char)s[j] & 0x80); j++)
+			;
+		if (j > i && !g_utf8_validate_len(s + i, j - i, NULL))
+			return false;
+		i = j;
+	}
+	return true;
+}
+
 static char *to_utf8_nonul(const char *buf, size_t len, const char *charset)
 {
 	char *out;
@@ -311,7 +343,7 @@ static char *to_utf8_nonul(const char *buf, size_t len, const char *charset)
 		if (out)
 			return out;
 	}
-	if (g_utf8_validate_len(buf, len, NULL))
+	if (utf8_valid(buf, len))
 		return g_strndup(buf, len);
 	if (!charset || !g_ascii_strcasecmp(charset, "us-ascii")) {
 		out = g_convert(buf, (gssize)len, "UTF-8", "ISO-8859-1",
@@ -386,6 +418,50 @@ struct walk {
 	const char *err;
 };
 
+/*
+ * A text/plain part's content, its transfer encoding undone, into
+ * w->text: UTF-8 by its charset (ct's parameters; ct NULL: none), LF
+ * line ends, format=flowed unflowed, ending in a newline.
+ */
+static void add_text(struct walk *w, const char *data, size_t len,
+		     GMimeContentType *ct)
+{
+	const char *charset, *fmt, *delsp;
+	char *text, *unflowed;
+	size_t tlen;
+
+	charset = ct ? g_mime_content_type_get_parameter(ct, "charset") : NULL;
+	text = to_utf8(data, len, charset);
+	/* CRLF → LF */
+	{
+		char *s = strchr(text, '\r'), *d = s;
+
+		for (; s && *s; s++)
+			if (!(s[0] == '\r' && s[1] == '\n'))
+				*d++ = *s;
+		if (d)
+			*d = '\0';
+		tlen = strlen(text);
+	}
+	fmt = ct ? g_mime_content_type_get_parameter(ct, "format") : NULL;
+	if (fmt && !g_ascii_strcasecmp(fmt, "flowed")) {
+		delsp = g_mime_content_type_get_parameter(ct, "delsp");
+		unflowed = mail_unflow(text, tlen,
+				       delsp && !g_ascii_strcasecmp(delsp, "yes"),
+				       &tlen);
+		g_free(text);
+		text = unflowed;
+		w->flowed = true;
+	}
+	if (w->text->len && w->text->str[w->text->len - 1] != '\n')
+		g_string_append_c(w->text, '\n');
+	g_string_append_len(w->text, text, (gssize)tlen);
+	/* RFC 2046 5.1.1: the CRLF before a boundary is the boundary's */
+	if (tlen && text[tlen - 1] != '\n')
+		g_string_append_c(w->text, '\n');
+	g_free(text);
+}
+
 static void walk_part(GMimeObject *obj, int depth, struct walk *w)
 {
 	GMimeContentType *ct;
@@ -442,9 +518,6 @@ static void walk_part(GMimeObject *obj, int depth, struct walk *w)
 		GMimeDataWrapper *dw = g_mime_part_get_content(GMIME_PART(obj));
 		GMimeStream *mem;
 		GByteArray *bytes;
-		const char *charset, *fmt, *delsp;
-		char *text, *unflowed;
-		size_t tlen;
 
 		if (!dw)
 			return;
@@ -452,37 +525,8 @@ static void walk_part(GMimeObject *obj, int depth, struct walk *w)
 		/* decodes the Content-Transfer-Encoding (QP, base64) */
 		g_mime_data_wrapper_write_to_stream(dw, mem);
 		bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-		charset = g_mime_content_type_get_parameter(ct, "charset");
-		text = to_utf8((const char *)bytes->data, bytes->len, charset);
+		add_text(w, (const char *)bytes->data, bytes->len, ct);
 		g_object_unref(mem);
-		/* CRLF → LF */
-		{
-			char *s = strchr(text, '\r'), *d = s;
-
-			for (; s && *s; s++)
-				if (!(s[0] == '\r' && s[1] == '\n'))
-					*d++ = *s;
-			if (d)
-				*d = '\0';
-			tlen = strlen(text);
-		}
-		fmt = g_mime_content_type_get_parameter(ct, "format");
-		if (fmt && !g_ascii_strcasecmp(fmt, "flowed")) {
-			delsp = g_mime_content_type_get_parameter(ct, "delsp");
-			unflowed = mail_unflow(text, tlen,
-					       delsp && !g_ascii_strcasecmp(delsp, "yes"),
-					       &tlen);
-			g_free(text);
-			text = unflowed;
-			w->flowed = true;
-		}
-		if (w->text->len && w->text->str[w->text->len - 1] != '\n')
-			g_string_append_c(w->text, '\n');
-		g_string_append_len(w->text, text, (gssize)tlen);
-		/* RFC 2046 5.1.1: the CRLF before a boundary is the boundary's */
-		if (tlen && text[tlen - 1] != '\n')
-			g_string_append_c(w->text, '\n');
-		g_free(text);
 	}
 }
 
@@ -493,23 +537,27 @@ static void walk_part(GMimeObject *obj, int depth, struct walk *w)
 static GString *unescape_mboxrd(const char *p, size_t len)
 {
 	GString *s = g_string_sized_new(len);
-	const char *end = p + len;
+	const char *end = p + len, *line = p, *copied = p;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+	/* copied in spans: only an escaped line breaks one */
+	while (line < end) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
 		const char *next = nl ? nl + 1 : end;
 
-		if (*p == '>') {
-			const char *q = p;
+		if (*line == '>') {
+			const char *q = line;
 
 			while (q < next && *q == '>')
 				q++;
-			if (next - q >= 5 && !memcmp(q, "From ", 5))
-				p++;
+			if (next - q >= 5 && !memcmp(q, "From ", 5)) {
+				g_string_append_len(s, copied,
+						    (gssize)(line - copied));
+				copied = line + 1;
+			}
 		}
-		g_string_append_len(s, p, (gssize)(next - p));
-		p = next;
+		line = next;
 	}
+	g_string_append_len(s, copied, (gssize)(end - copied));
 	return s;
 }
 
@@ -588,22 +636,14 @@ static GMimeMessage *construct_message(const char *p, size_t len,
 	return construct(p, len);
 }
 
-/* The header fields of struct mail, from GMime's message. */
-static void read_headers(struct mail *m, GMimeMessage *msg, unsigned flags)
+/* From (its first address), To and Cc of struct mail, from GMime's lists. */
+static void read_people(struct mail *m, InternetAddressList *from,
+			InternetAddressList *to, InternetAddressList *cc,
+			unsigned flags)
 {
-	GMimeObject *obj = GMIME_OBJECT(msg);
-	InternetAddressList *from = g_mime_message_get_from(msg);
 	InternetAddress *ia = from && internet_address_list_length(from) ?
 			      internet_address_list_get_address(from, 0) : NULL;
-	GMimeHeader *h;
-	GDateTime *dt;
-	const char *v;
-	char *subj;
 
-	if (g_mime_message_get_message_id(msg))
-		m->message_id = clean_header(g_mime_message_get_message_id(msg));
-	if (m->message_id && !*m->message_id)
-		g_clear_pointer(&m->message_id, g_free);
 	m->from_name = clean_header(ia ? internet_address_get_name(ia) : "");
 	m->from_email = clean_header(ia && INTERNET_ADDRESS_IS_MAILBOX(ia) ?
 		internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia)) :
@@ -612,14 +652,42 @@ static void read_headers(struct mail *m, GMimeMessage *msg, unsigned flags)
 		m->from = g_strdup_printf("%s <%s>", m->from_name, m->from_email);
 	else
 		m->from = g_strdup(m->from_email);
-	v = g_mime_object_get_header(obj, "Date");
-	m->date = v ? clean_header(v) : NULL;
-	dt = g_mime_message_get_date(msg);
+	if (flags & MAIL_NO_RECIPIENTS) {
+		m->to = g_strdup("");
+		m->cc = g_strdup("");
+	} else {
+		m->to = addresses(to);
+		m->cc = addresses(cc);
+	}
+}
+
+/* The Date: as sent (value, decoded, or NULL) and as a time (dt, or NULL). */
+static void read_date(struct mail *m, const char *value, GDateTime *dt)
+{
+	m->date = value ? clean_header(value) : NULL;
 	if (dt) {
 		m->time = g_date_time_to_unix(dt);
 		m->tz_minutes = (int)(g_date_time_get_utc_offset(dt) /
 				      G_TIME_SPAN_MINUTE);
 	}
+}
+
+/* The header fields of struct mail, from GMime's message. */
+static void read_headers(struct mail *m, GMimeMessage *msg, unsigned flags)
+{
+	GMimeObject *obj = GMIME_OBJECT(msg);
+	GMimeHeader *h;
+	const char *v;
+	char *subj;
+
+	if (g_mime_message_get_message_id(msg))
+		m->message_id = clean_header(g_mime_message_get_message_id(msg));
+	if (m->message_id && !*m->message_id)
+		g_clear_pointer(&m->message_id, g_free);
+	read_people(m, g_mime_message_get_from(msg), g_mime_message_get_to(msg),
+		    g_mime_message_get_cc(msg), flags);
+	read_date(m, g_mime_object_get_header(obj, "Date"),
+		  g_mime_message_get_date(msg));
 	h = g_mime_header_list_get_header(g_mime_object_get_header_list(obj),
 					  "Subject");
 	subj = decode_text(h ? g_mime_header_get_raw_value(h) : NULL);
@@ -631,13 +699,6 @@ static void read_headers(struct mail *m, GMimeMessage *msg, unsigned flags)
 	v = g_mime_object_get_header(obj, "X-Kseries-Reconstructed");
 	if (v)
 		m->reconstructed = clean_header(v);
-	if (flags & MAIL_NO_RECIPIENTS) {
-		m->to = g_strdup("");
-		m->cc = g_strdup("");
-	} else {
-		m->to = addresses(g_mime_message_get_to(msg));
-		m->cc = addresses(g_mime_message_get_cc(msg));
-	}
 }
 
 /* A header field of a plain header block (below): name and raw value. */
@@ -738,43 +799,71 @@ enum plain {
 };
 
 /*
- * MAIL_ONLY_IDS: the Message-ID (GMime keeps the last), the Subject,
- * In-Reply-To and References (the first of each) of a plain header
- * block, read as read_headers() reads them from GMime's message.
- * Leaves m untouched when GMime must read the mail: the block is not
- * plain, or a Content-Type could say multipart (its parts are then
- * counted against the limits).
+ * The fields of a plain header block that struct mail is made of, as
+ * GMime would take them: the last Message-Id (GMime keeps the last),
+ * the first of the others; the fields GMime would take from several
+ * when there are several (From, Date, To, Cc: each one replaces the
+ * last; Content-Type and -Transfer-Encoding: the part's), counted.
  */
-static enum plain read_plain_ids(struct mail *m, const char *p, size_t len)
-{
-	GArray *fields = g_array_new(FALSE, FALSE, sizeof(struct plain_field));
-	const struct plain_field *id = NULL, *subj = NULL, *irt = NULL,
-				 *refs = NULL;
-	enum plain plain = plain_fields(p, header_block_len(p, len), fields) ?
-			   PLAIN_READ : PLAIN_NOT;
-	char *v;
+struct plain_head {
+	const struct plain_field *id, *subj, *irt, *refs, *recon;
+	const struct plain_field *from, *date, *to, *cc, *type, *encoding;
+	unsigned several;	/* of from … encoding, seen twice */
+	bool multipart;		/* a Content-Type could say multipart */
+	bool disposition;	/* a Content-Disposition */
+};
 
-	for (guint i = 0; plain == PLAIN_READ && i < fields->len; i++) {
+static void plain_take(const struct plain_field **slot,
+		       const struct plain_field *f, unsigned *several)
+{
+	if (*slot && several)
+		(*several)++;
+	if (!*slot)
+		*slot = f;
+}
+
+static void plain_head_scan(const GArray *fields, struct plain_head *h)
+{
+	memset(h, 0, sizeof(*h));
+	for (guint i = 0; i < fields->len; i++) {
 		const struct plain_field *f = &g_array_index(fields,
 			struct plain_field, i);
 
-		if (field_is(f, "Content-Type") &&
-		    says_multipart(f->value, f->value_len))
-			plain = PLAIN_MULTIPART;
-		else if (field_is(f, "Message-Id"))
-			id = f;
-		else if (field_is(f, "Subject") && !subj)
-			subj = f;
-		else if (field_is(f, "In-Reply-To") && !irt)
-			irt = f;
-		else if (field_is(f, "References") && !refs)
-			refs = f;
+		if (field_is(f, "Content-Type")) {
+			if (says_multipart(f->value, f->value_len))
+				h->multipart = true;
+			plain_take(&h->type, f, &h->several);
+		} else if (field_is(f, "Message-Id")) {
+			h->id = f;
+		} else if (field_is(f, "Subject")) {
+			plain_take(&h->subj, f, NULL);
+		} else if (field_is(f, "In-Reply-To")) {
+			plain_take(&h->irt, f, NULL);
+		} else if (field_is(f, "References")) {
+			plain_take(&h->refs, f, NULL);
+		} else if (field_is(f, "X-Kseries-Reconstructed")) {
+			plain_take(&h->recon, f, NULL);
+		} else if (field_is(f, "From")) {
+			plain_take(&h->from, f, &h->several);
+		} else if (field_is(f, "Date")) {
+			plain_take(&h->date, f, &h->several);
+		} else if (field_is(f, "To")) {
+			plain_take(&h->to, f, &h->several);
+		} else if (field_is(f, "Cc")) {
+			plain_take(&h->cc, f, &h->several);
+		} else if (field_is(f, "Content-Transfer-Encoding")) {
+			plain_take(&h->encoding, f, &h->several);
+		} else if (field_is(f, "Content-Disposition")) {
+			h->disposition = true;
+		}
 	}
-	if (plain != PLAIN_READ) {
-		g_array_unref(fields);
-		return plain;
-	}
-	v = plain_value(id);
+}
+
+/* Message-ID, Subject, In-Reply-To, References, as read_headers(). */
+static void plain_ids(struct mail *m, const struct plain_head *h)
+{
+	char *v = plain_value(h->id);
+
 	if (v) {
 		char *d = g_mime_utils_decode_message_id(v);
 
@@ -785,7 +874,7 @@ static enum plain read_plain_ids(struct mail *m, const char *p, size_t len)
 		g_free(d);
 		g_free(v);
 	}
-	v = subj ? g_strndup(subj->value, subj->value_len) : NULL;
+	v = h->subj ? g_strndup(h->subj->value, h->subj->value_len) : NULL;
 	{
 		char *d = decode_text(v);
 
@@ -793,14 +882,186 @@ static enum plain read_plain_ids(struct mail *m, const char *p, size_t len)
 		g_free(d);
 	}
 	g_free(v);
-	v = plain_value(irt);
+	v = plain_value(h->irt);
 	m->in_reply_to = first_msgid(v);
 	g_free(v);
-	v = plain_value(refs);
+	v = plain_value(h->refs);
 	m->references = all_msgids(v);
 	g_free(v);
+}
+
+/*
+ * MAIL_ONLY_IDS: the Message-ID, the Subject, In-Reply-To and
+ * References of a plain header block, read as read_headers() reads
+ * them from GMime's message. Leaves m untouched when GMime must read
+ * the mail: the block is not plain, or a Content-Type could say
+ * multipart (its parts are then counted against the limits).
+ */
+static enum plain read_plain_ids(struct mail *m, const char *p, size_t len)
+{
+	GArray *fields = g_array_new(FALSE, FALSE, sizeof(struct plain_field));
+	struct plain_head h;
+	enum plain plain = PLAIN_NOT;
+
+	if (plain_fields(p, header_block_len(p, len), fields)) {
+		plain_head_scan(fields, &h);
+		plain = h.multipart ? PLAIN_MULTIPART : PLAIN_READ;
+	}
+	if (plain == PLAIN_READ)
+		plain_ids(m, &h);
 	g_array_unref(fields);
-	return PLAIN_READ;
+	return plain;
+}
+
+/*
+ * GMime's address list of a field (its raw value), as a message's: an
+ * empty one for no field or no address. False when GMime's parser gives
+ * up on the value part way (the message would keep what it read before
+ * that; internet_address_list_parse() gives nothing): GMime decides.
+ */
+static bool plain_addresses(const struct plain_field *f,
+			    InternetAddressList **out)
+{
+	char *raw;
+
+	*out = NULL;
+	if (!f)
+		return true;
+	raw = g_strndup(f->value, f->value_len);
+	*out = internet_address_list_parse(NULL, raw);
+	if (!*out && raw[strspn(raw, " \t\n")]) {
+		g_free(raw);
+		return false;
+	}
+	g_free(raw);
+	return true;
+}
+
+/*
+ * Whether a Content-Type raw value names text/plain beyond doubt: the
+ * type and subtype first, in ASCII without encoded-words (so GMime's
+ * decoded value, which the part's type is parsed from, is the raw one
+ * unfolded, and the parser's own look at the raw value agrees).
+ */
+static bool says_text_plain(const struct plain_field *f)
+{
+	const char *v = f->value, *end = f->value + f->value_len;
+
+	if (!plain_word(f->value, f->value_len))
+		return false;
+	while (v < end && (*v == ' ' || *v == '\t' || *v == '\n'))
+		v++;
+	if ((size_t)(end - v) < 10 || g_ascii_strncasecmp(v, "text/plain", 10))
+		return false;
+	v += 10;
+	return v == end || *v == ';' || *v == ' ' || *v == '\t' || *v == '\n';
+}
+
+/*
+ * The content of a plain mail's one part, its transfer encoding
+ * undone as GMime's data wrapper undoes it. False for an encoding
+ * read here (uuencode, which GMime looks for a "begin" line in).
+ */
+static bool plain_content(const struct plain_field *encoding, GString *body)
+{
+	GMimeContentEncoding enc = GMIME_CONTENT_ENCODING_DEFAULT;
+	GMimeEncoding state;
+	char *v, *out;
+	size_t n;
+
+	if (encoding) {
+		v = plain_value(encoding);
+		enc = g_mime_content_encoding_from_string(v);
+		g_free(v);
+	}
+	switch (enc) {
+	case GMIME_CONTENT_ENCODING_BASE64:
+	case GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE:
+		break;
+	case GMIME_CONTENT_ENCODING_UUENCODE:
+		return false;
+	default:
+		return true;
+	}
+	g_mime_encoding_init_decode(&state, enc);
+	out = g_malloc(g_mime_encoding_outlen(&state, body->len) + 1);
+	n = g_mime_encoding_step(&state, body->str, body->len, out);
+	g_string_truncate(body, 0);
+	g_string_append_len(body, out, (gssize)n);
+	g_free(out);
+	return true;
+}
+
+/*
+ * A whole mail read without GMime's message: its header block is plain
+ * (plain_fields()) and says no more than one text/plain part (no
+ * multipart, no Content-Disposition, no field GMime would take from
+ * several), encoded in 7bit, 8bit, binary, quoted-printable or base64.
+ * Gives struct mail as parse_one() gives it from GMime's message (the
+ * header values through the same GMime calls, the text through
+ * add_text()); PLAIN_NOT for any other mail, m untouched.
+ */
+static enum plain read_plain(struct mail *m, const char *p, size_t len,
+			     unsigned flags, struct walk *w)
+{
+	GArray *fields = g_array_new(FALSE, FALSE, sizeof(struct plain_field));
+	size_t head = header_block_len(p, len);
+	InternetAddressList *from = NULL, *to = NULL, *cc = NULL;
+	bool recipients = !(flags & MAIL_NO_RECIPIENTS);
+	GMimeContentType *ct = NULL;
+	GString *body = NULL;
+	struct plain_head h;
+	enum plain plain = PLAIN_NOT;
+	GDateTime *dt = NULL;
+	char *v;
+
+	if (!plain_fields(p, head, fields))
+		goto out;
+	plain_head_scan(fields, &h);
+	if (h.multipart || h.disposition || h.several ||
+	    (h.type && !says_text_plain(h.type)))
+		goto out;
+	if (h.type) {
+		v = plain_value(h.type);
+		ct = g_mime_content_type_parse(NULL, v);
+		g_free(v);
+		if (!ct || !g_mime_content_type_is_type(ct, "text", "plain"))
+			goto out;
+	}
+	if (!plain_addresses(h.from, &from) ||
+	    (recipients && (!plain_addresses(h.to, &to) ||
+			    !plain_addresses(h.cc, &cc))))
+		goto out;
+	if (!(flags & MAIL_NO_BODY)) {
+		/* a plain block is the same mboxrd-unescaped: the body */
+		body = unescape_mboxrd(p + head, len - head);
+		if (!plain_content(h.encoding, body))
+			goto out;
+		add_text(w, body->str, body->len, ct);
+	}
+	plain = PLAIN_READ;
+	plain_ids(m, &h);
+	read_people(m, from, to, cc, flags);
+	v = plain_value(h.date);
+	if (v)
+		dt = g_mime_utils_header_decode_date(v);
+	read_date(m, v, dt);
+	if (dt)
+		g_date_time_unref(dt);
+	g_free(v);
+	v = plain_value(h.recon);
+	if (v)
+		m->reconstructed = clean_header(v);
+	g_free(v);
+out:
+	g_clear_object(&from);
+	g_clear_object(&to);
+	g_clear_object(&cc);
+	if (body)
+		g_string_free(body, TRUE);
+	g_clear_object(&ct);
+	g_array_unref(fields);
+	return plain;
 }
 
 /* MAIL_ONLY_IDS: what it leaves out, as if the mail did not say it. */
@@ -848,29 +1109,34 @@ static int parse_one(const char *raw, size_t len, const char *name,
 		body = nl ? nl + 1 : body + len;
 	}
 	m = g_new0(struct mail, 1);
-	if (flags & MAIL_ONLY_IDS) {
+	w.text = g_string_new(NULL);
+	w.count_only = flags & MAIL_NO_BODY;
+	if ((flags & (MAIL_ONLY_IDS | MAIL_GMIME)) == MAIL_ONLY_IDS) {
 		enum plain plain = read_plain_ids(m, body, body_len);
 
 		if (plain == PLAIN_READ) {
 			only_ids(m);
-			goto done;
+			goto text;
 		}
 		if (plain == PLAIN_MULTIPART)
 			flags |= MULTIPART;
+	} else if (!(flags & MAIL_GMIME) &&
+		   read_plain(m, body, body_len, flags, &w) == PLAIN_READ) {
+		goto text;
 	}
 	msg = construct_message(body, body_len, flags, &whole);
 	if (!msg) {
+		g_string_free(w.text, TRUE);
 		g_free(m);
 		return error("%s: message %u is not a mail message", name, nr);
 	}
 	read_headers(m, msg, flags);
 	if (flags & MAIL_ONLY_IDS)
 		only_ids(m);
-	w.text = g_string_new(NULL);
-	w.count_only = flags & MAIL_NO_BODY;
 	if (whole && g_mime_message_get_mime_part(msg))
 		walk_part(g_mime_message_get_mime_part(msg), 0, &w);
 	g_object_unref(msg);
+text:
 	if (w.err) {
 		g_string_free(w.text, TRUE);
 		mail_free(m);
@@ -885,7 +1151,6 @@ static int parse_one(const char *raw, size_t len, const char *name,
 		m->flowed = w.flowed;
 		m->attachments = w.attachments;
 	}
-done:
 	if (!(flags & MAIL_NO_RAW)) {
 		m->raw = g_strndup(raw, len);
 		m->raw_len = len;
@@ -917,6 +1182,8 @@ static void reader_init(struct mail_reader *rd, const char *name,
 	rd->fd = -1;
 	rd->name = g_strdup(name);
 	rd->flags = flags;
+	if (getenv("KSERIES_MAIL_GMIME") && *getenv("KSERIES_MAIL_GMIME"))
+		rd->flags |= MAIL_GMIME;
 }
 
 int mail_reader_open(struct mail_reader *rd, const char *path, unsigned flags)

@@ -685,7 +685,9 @@ static void flush_run(struct segmenter *sg, struct rline *lines, guint a,
 
 		g_string_append_len(text, l->s, (gssize)l->len);
 		g_string_append_c(text, '\n');
-		if (!blank(l->s, l->len) && !closing_line(l->s, l->len, &sg->names, true))
+		/* one line of content is enough: the rest need no look */
+		if (!content && !blank(l->s, l->len) &&
+		    !closing_line(l->s, l->len, &sg->names, true))
 			content = true;
 	}
 	if (a < b && keep->len)

@@ -15,6 +15,11 @@
 #                        default; 10000 is there for the growth 100k/10k;
 #                        MAIL_SCALE_SIZES=2000 is a quick run)
 #   MAIL_SCALE_BASELINES=0                      kseries only
+#   MAIL_SCALE_BASELINES=b4                     kseries and b4, no
+#                        mailsplit+mailinfo loop (a process per
+#                        message: most of the run's time on a busy
+#                        machine)
+#   MAIL_SCALE_ONLY=review (or import)          one of the two commands
 # (BENCH_SIZES and BENCH_BASELINES are the older names, still read.) At
 # the default sizes a run takes about 15 minutes of CPU on a 2-core
 # machine, most of it b4 and the mailinfo loop at 100k.
@@ -24,6 +29,7 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 KSERIES=${KSERIES:-$SRC/kseries}
 SIZES=${MAIL_SCALE_SIZES:-${BENCH_SIZES:-2000 10000 20000 100000}}
 BASELINES=${MAIL_SCALE_BASELINES:-${BENCH_BASELINES:-1}}
+ONLY=${MAIL_SCALE_ONLY:-}
 TIME=/usr/bin/time
 if ! [ -x "$TIME" ]; then
 	echo "mail-scale: $TIME (GNU time, Debian package time) is needed"
@@ -49,7 +55,7 @@ git config --global user.name bench
 git config --global user.email bench@kseries.invalid
 git config --global b4.attestation-policy off
 have_b4=
-if [ "$BASELINES" = 1 ] && command -v b4 >/dev/null; then
+if [ "$BASELINES" != 0 ] && command -v b4 >/dev/null; then
 	have_b4=1
 fi
 
@@ -110,10 +116,11 @@ printf '%-7s %7s %7s | %-17s | %-14s | %-14s | %-13s | %s\n' \
 	"" messages MiB "kseries cpu, rss" "b4 am -m" "mailsplit+info" \
 	"b4/k  split/k" "rss/mbox"
 for n in $SIZES; do
-	python3 "$SRC/tests/bench/mail-corpus.py" review "$n" "$TMP/review.mbox"
-	row review "$n" "$TMP/review.mbox"
-	python3 "$SRC/tests/bench/mail-corpus.py" import "$n" "$TMP/import.mbox"
-	row import "$n" "$TMP/import.mbox"
+	for what in review import; do
+		[ -z "$ONLY" ] || [ "$ONLY" = "$what" ] || continue
+		python3 "$SRC/tests/bench/mail-corpus.py" "$what" "$n" "$TMP/$what.mbox"
+		row "$what" "$n" "$TMP/$what.mbox"
+	done
 	rm -f "$TMP/review.mbox" "$TMP/import.mbox"
 done
 

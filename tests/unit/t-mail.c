@@ -416,7 +416,7 @@ static unsigned compare_reads(const char *buf, size_t len, const char *name,
 	int ra, rb;
 	unsigned n = 0;
 
-	mail_reader_open_mem(&full, buf, len, name, 0);
+	mail_reader_open_mem(&full, buf, len, name, MAIL_GMIME);
 	mail_reader_open_mem(&light, buf, len, name, flags);
 	for (;;) {
 		ra = mail_reader_next(&full, &a);
@@ -442,6 +442,126 @@ static unsigned compare_reads(const char *buf, size_t len, const char *name,
 	mail_reader_close(&full);
 	mail_reader_close(&light);
 	return n;
+}
+
+/* Every field of struct mail alike. */
+static void assert_same_mail(const struct mail *a, const struct mail *b)
+{
+	assert_same_ids(a, b);
+	assert_same_str(a->from_name, b->from_name);
+	assert_same_str(a->from_email, b->from_email);
+	assert_same_str(a->from, b->from);
+	assert_same_str(a->date, b->date);
+	assert_int_equal(a->time, b->time);
+	assert_int_equal(a->tz_minutes, b->tz_minutes);
+	assert_same_str(a->to, b->to);
+	assert_same_str(a->cc, b->cc);
+	assert_int_equal(a->body_len, b->body_len);
+	if (a->body && b->body)
+		assert_memory_equal(a->body, b->body, a->body_len);
+	else
+		assert_ptr_equal(a->body, b->body);
+	assert_int_equal(a->flowed, b->flowed);
+	assert_int_equal(a->attachments, b->attachments);
+	assert_same_str(a->reconstructed, b->reconstructed);
+	assert_int_equal(a->raw_len, b->raw_len);
+	if (a->raw_len)
+		assert_memory_equal(a->raw, b->raw, a->raw_len);
+}
+
+/*
+ * Reads buf with flags and with flags | MAIL_GMIME (every mail GMime's)
+ * and compares every field of every mail, or the error. Returns the
+ * number of messages.
+ */
+static unsigned compare_light(const char *buf, size_t len, const char *name,
+			      unsigned flags)
+{
+	struct mail_reader ref, light;
+	struct mail *a, *b;
+	int ra, rb;
+	unsigned n = 0;
+
+	mail_reader_open_mem(&ref, buf, len, name, flags | MAIL_GMIME);
+	mail_reader_open_mem(&light, buf, len, name, flags);
+	for (;;) {
+		ra = mail_reader_next(&ref, &a);
+		rb = mail_reader_next(&light, &b);
+		assert_int_equal(ra, rb);
+		if (ra <= 0)
+			break;
+		n++;
+		assert_same_mail(a, b);
+		mail_free(a);
+		mail_free(b);
+	}
+	mail_reader_close(&ref);
+	mail_reader_close(&light);
+	return n;
+}
+
+#define M "From x@y Thu Jan  1 00:00:00 1970\n"
+
+/*
+ * A plain mail is read without GMime's message (mail.h): every form the
+ * light read takes, and the ones it must leave to GMime, give what
+ * GMime gives.
+ */
+static void test_light_as_gmime(void **state)
+{
+	static const char text[] =
+		/* the light read: addresses, RFC 2047, a folded Date */
+		M "From: =?UTF-8?Q?Ren=C3=A9?= \"Q.\" Roe <rene@x>\n"
+		"To: Ann <ann@x>, bob@y (Bob), =?ISO-8859-1?Q?J=F6rg?= <j@z>\n"
+		"Cc: undisclosed-recipients:;\n"
+		"Date: Tue, 3 Sep 2024\n 09:00:00 +0200\n"
+		"Subject: Re: [PATCH v2 1/2] k: x\n"
+		"Message-ID: <a@x>\nIn-Reply-To: <p@x>\nReferences: <c@x> <p@x>\n"
+		"Content-Type: text/plain; charset=UTF-8\n"
+		"Content-Transfer-Encoding: 8bit\n\n"
+		"> quoted\nsome caf\xc3\xa9\n>From here\n>>From there\n> From not\n\n"
+		/* quoted-printable Latin-1, CRLF in the body */
+		M "From: b@x\nDate: garbage\nSubject: qp\n"
+		"Content-Type: TEXT/PLAIN; charset=\"iso-8859-1\"\n"
+		"Content-Transfer-Encoding: Quoted-Printable\n\n"
+		"caf=E9 soft=\r\nbreak\r\n=3D end\n\n"
+		/* base64 UTF-8, with a NUL in it, no final newline */
+		M "From: c@x\nSubject: b64\n"
+		"Content-Type: text/plain; charset=utf-8\n"
+		"Content-Transfer-Encoding: base64\n\n"
+		"aGkgdGhlcmUKw6kAeA==\n\n"
+		/* format=flowed, delsp */
+		M "From: d@x\nSubject: flowed\n"
+		"Content-Type: text/plain; charset=us-ascii; format=Flowed; delsp=yes\n\n"
+		"a soft \nbreak\n> q1 \n> q2\n\n"
+		/* no Content-Type; 8-bit bytes that are not UTF-8; a seed's */
+		M "From: e@x\nSubject: latin\nX-Kseries-Reconstructed: Date\n\n"
+		"caf\xe9\n\n"
+		/* empty body */
+		M "From: f@x\nSubject: empty\n\n"
+		/* for GMime: two From fields, a disposition, a comment that
+		 * does not end, an encoded charset, HTML, uuencode, a type
+		 * that only starts like text/plain, two Content-Types */
+		M "From: g@x\nFrom: h@x\nSubject: two from\n\nb\n\n"
+		M "From: i@x\nSubject: disp\nContent-Disposition: attachment\n\nb\n\n"
+		M "From: Jo (oops <j@x>\nTo: k@x, (open\nSubject: comment\n\nb\n\n"
+		M "From: l@x\nSubject: cs\n"
+		"Content-Type: text/plain; charset==?utf-8?q?latin1?=\n\nb\n\n"
+		M "From: m@x\nSubject: html\nContent-Type: text/html\n\n<p>b</p>\n\n"
+		M "From: n@x\nSubject: uu\nContent-Transfer-Encoding: x-uuencode\n\n"
+		"begin 644 f\n#86)C\n`\nend\n\n"
+		M "From: o@x\nSubject: plainx\nContent-Type: text/plainx\n\nb\n\n"
+		M "From: p@x\nSubject: two types\nContent-Type: text/plain\n"
+		"Content-Type: text/html\n\nb\n\n"
+		M "From: q@x\nSubject: 7bit\nContent-Type: text/plain;\n"
+		" charset=\"windows-1252\"\nContent-Transfer-Encoding: 7bit\n\n"
+		"\x93quoted\x94\n\n";
+
+	assert_int_equal(compare_light(text, sizeof(text) - 1, "mem", 0), 15);
+	assert_int_equal(compare_light(text, sizeof(text) - 1, "mem",
+				       MAIL_NO_RAW | MAIL_NO_RECIPIENTS), 15);
+	assert_int_equal(compare_light(text, sizeof(text) - 1, "mem",
+				       MAIL_NO_BODY), 15);
 }
 
 /*
@@ -505,7 +625,10 @@ static void test_only_ids_as_full(void **state)
 				       MAIL_ONLY_IDS), 0);
 }
 
-/* The same over every mail the repository holds (run from its top). */
+/*
+ * The same over every mail the repository holds (run from its top), and
+ * the light read of whole mails against GMime's.
+ */
 static void test_only_ids_corpus(void **state)
 {
 	static const char *const globs[] = {
@@ -532,6 +655,9 @@ static void test_only_ids_corpus(void **state)
 			mails += compare_reads(buf, len, gl.gl_pathv[i],
 					       MAIL_ONLY_IDS);
 			compare_reads(buf, len, gl.gl_pathv[i], MAIL_NO_BODY);
+			compare_light(buf, len, gl.gl_pathv[i], 0);
+			compare_light(buf, len, gl.gl_pathv[i],
+				      MAIL_NO_RAW | MAIL_NO_RECIPIENTS);
 			g_free(buf);
 		}
 		globfree(&gl);
@@ -582,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_reader_no_recipients),
 		cmocka_unit_test(test_only_ids_as_full),
 		cmocka_unit_test(test_only_ids_corpus),
+		cmocka_unit_test(test_light_as_gmime),
 		cmocka_unit_test(test_only_ids_limits),
 	};
 
