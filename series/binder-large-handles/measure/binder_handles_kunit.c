@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * binder_handles_kunit.c - time binder_get_ref_for_node_olocked(), with
- * PF_LARGE_HANDLES on and off, in the kernel.
+ * large handles on and off, in the kernel; and, on a version that can
+ * clear them, what clearing does to the handles.
  *
  * Not part of the series: measure/run copies this file to
  * drivers/android/ and appends to binder.c
  *
- *	#define BINDER_HANDLES_KERNEL "v7.2.13" (or "v2")
- *	#define BINDER_HANDLES_FLAG PF_LARGE_HANDLES   (on v2 only)
+ *	#define BINDER_HANDLES_KERNEL "v7.2.13" (or "v2", "v3")
+ *	#define BINDER_HANDLES_ENABLE(proc, on) ...  (not on v7.2.13)
+ *	#define BINDER_HANDLES_CLEAR 1              (v3: the flag clears)
  *	#include "binder_handles_kunit.c"
  *
  * so that the static functions of binder.c are called as they are, the
- * same code in both modes: the series' get_ref_desc_olocked() tests
- * proc->flags, set here as BINDER_SET_PROC_FLAGS sets it.
+ * same code in both modes. BINDER_HANDLES_ENABLE(proc, on) sets the mode
+ * as the version's ioctl does, under the outer and inner locks (held
+ * here): v2's BINDER_SET_PROC_FLAGS sets PF_LARGE_HANDLES in proc->flags,
+ * v3's BINDER_ENABLE_LARGE_HANDLES sets or clears proc->large_handles.
  *
- * One test case, binder_handles_time. Each round, for each mode (on the
+ * binder_handles_time: each round, for each mode (on the
  * base kernel, "off" only; on v2, "off" and "on", in an order that
  * alternates between rounds so that a drift of the host's load hits
  * both), a fresh binder_proc is given REFS new references, one per node,
@@ -43,6 +47,8 @@
  * effect: with the flag the dbitmap is never searched, so it never grows
  * beyond its initial NBITS_MIN bits; without it, it covers every handle.
  *
+ * binder_handles_clear (BINDER_HANDLES_CLEAR only): see the case below.
+ *
  * Parameters (kernel command line): binder_linux.handles_refs=N (100000),
  * binder_linux.handles_probe=P (1000), binder_linux.handles_rounds=R (5).
  */
@@ -60,6 +66,18 @@ MODULE_PARM_DESC(handles_probe, "binder_handles_time: calls timed with them held
 static unsigned int handles_rounds = 5;
 module_param(handles_rounds, uint, 0444);
 MODULE_PARM_DESC(handles_rounds, "binder_handles_time: rounds");
+
+#ifdef BINDER_HANDLES_ENABLE
+/* the mode, as the version's ioctl sets it */
+static void handles_enable(struct binder_proc *proc, bool on)
+{
+	binder_proc_lock(proc);
+	binder_inner_proc_lock(proc);
+	BINDER_HANDLES_ENABLE(proc, on);
+	binder_inner_proc_unlock(proc);
+	binder_proc_unlock(proc);
+}
+#endif
 
 static int handles_cmp_u64(const void *a, const void *b)
 {
@@ -98,14 +116,10 @@ static void handles_one(struct kunit *test, unsigned int round, bool large)
 		goto out;
 	}
 	if (large) {
-#ifdef BINDER_HANDLES_FLAG
-		binder_proc_lock(proc);
-		binder_inner_proc_lock(proc);
-		proc->flags |= BINDER_HANDLES_FLAG;
-		binder_inner_proc_unlock(proc);
-		binder_proc_unlock(proc);
+#ifdef BINDER_HANDLES_ENABLE
+		handles_enable(proc, true);
 #else
-		KUNIT_FAIL(test, "this kernel has no PF_LARGE_HANDLES");
+		KUNIT_FAIL(test, "this kernel has no large handles");
 		goto out_dmap;
 #endif
 	}
@@ -170,7 +184,7 @@ static void binder_handles_time(struct kunit *test)
 		return;
 	}
 	for (r = 1; r <= handles_rounds; r++) {
-#ifdef BINDER_HANDLES_FLAG
+#ifdef BINDER_HANDLES_ENABLE
 		/* off, on in odd rounds; on, off in even ones */
 		handles_one(test, r, !(r & 1));
 		handles_one(test, r, r & 1);
@@ -180,8 +194,146 @@ static void binder_handles_time(struct kunit *test)
 	}
 }
 
+#ifdef BINDER_HANDLES_CLEAR
+#define CLEAR_HELD 200
+
+/* a new reference to @node, as binder_inc_ref_for_node() makes one */
+static u32 clear_new_ref(struct binder_proc *proc, struct binder_node *node,
+			 struct binder_ref *ref)
+{
+	struct binder_ref *got;
+
+	binder_proc_lock(proc);
+	got = binder_get_ref_for_node_olocked(proc, node, ref);
+	binder_proc_unlock(proc);
+	return got == ref ? ref->data.desc : U32_MAX;
+}
+
+/* the dbitmap marks exactly the handles in use that it covers */
+static void clear_check_dmap(struct kunit *test, struct binder_proc *proc,
+			     const char *when)
+{
+	unsigned int covered = 0, unmarked = 0;
+	struct binder_ref *ref;
+	struct rb_node *n;
+
+	binder_proc_lock(proc);
+	for (n = rb_first(&proc->refs_by_desc); n; n = rb_next(n)) {
+		ref = rb_entry(n, struct binder_ref, rb_node_desc);
+		if (ref->data.desc >= proc->dmap.nbits)
+			break;
+		covered++;
+		if (!test_bit(ref->data.desc, proc->dmap.map))
+			unmarked++;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, unmarked, 0,
+			    "%s: handles in use not marked in the dbitmap", when);
+	KUNIT_EXPECT_EQ_MSG(test, bitmap_weight(proc->dmap.map, proc->dmap.nbits),
+			    covered, "%s: the dbitmap marks handles not in use", when);
+	binder_proc_unlock(proc);
+}
+
+/*
+ * Large handles on, then cleared, then set again. Handles the dbitmap
+ * does not cover (NBITS_MIN bits while the flag is on) are in use when the
+ * smallest-unused search resumes: it must skip them, also once the dbitmap
+ * has grown over them, and no handle in use may change.
+ *
+ *   on:    CLEAR_HELD references: handles 1..CLEAR_HELD; drop 5 (in the
+ *          dbitmap) and 100 (beyond it)
+ *   off:   the next four are 5, 100 (the dbitmap grew to 128 bits),
+ *          CLEAR_HELD + 1 and + 2 (it grew to 256)
+ *   on:    the next one is CLEAR_HELD + 3 (the counter skips the two
+ *          taken while it was off)
+ */
+static void binder_handles_clear(struct kunit *test)
+{
+	static const u32 off_descs[] = { 5, 100, CLEAR_HELD + 1, CLEAR_HELD + 2 };
+	unsigned int n = CLEAR_HELD + ARRAY_SIZE(off_descs) + 1, i, bad = 0;
+	static struct binder_context ctx;	/* no context manager */
+	struct binder_proc *proc;
+	struct binder_node *nodes;
+	struct binder_ref *refs;
+	u32 desc;
+
+	proc = kunit_kzalloc(test, sizeof(*proc), GFP_KERNEL);
+	nodes = kunit_kcalloc(test, n, sizeof(*nodes), GFP_KERNEL);
+	refs = kunit_kcalloc(test, n, sizeof(*refs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, proc);
+	KUNIT_ASSERT_NOT_NULL(test, nodes);
+	KUNIT_ASSERT_NOT_NULL(test, refs);
+	spin_lock_init(&proc->outer_lock);
+	spin_lock_init(&proc->inner_lock);
+	proc->refs_by_desc = RB_ROOT;
+	proc->refs_by_node = RB_ROOT;
+	proc->context = &ctx;
+	KUNIT_ASSERT_EQ(test, dbitmap_init(&proc->dmap), 0);
+	for (i = 0; i < n; i++) {
+		spin_lock_init(&nodes[i].lock);
+		INIT_HLIST_HEAD(&nodes[i].refs);
+		INIT_LIST_HEAD(&nodes[i].work.entry);
+		/* binder_cleanup_ref_olocked() must not free the node */
+		nodes[i].tmp_refs = 1;
+	}
+
+	handles_enable(proc, true);
+	for (i = 0; i < CLEAR_HELD; i++)
+		if (clear_new_ref(proc, &nodes[i], &refs[i]) != i + 1)
+			bad++;
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "on: handles other than 1..%u", CLEAR_HELD);
+	KUNIT_EXPECT_EQ(test, proc->dmap.nbits, NBITS_MIN);
+	clear_check_dmap(test, proc, "on");
+
+	binder_proc_lock(proc);
+	binder_cleanup_ref_olocked(&refs[5 - 1]);
+	binder_cleanup_ref_olocked(&refs[100 - 1]);
+	binder_proc_unlock(proc);
+	clear_check_dmap(test, proc, "on, 5 and 100 dropped");
+
+	handles_enable(proc, false);
+	for (i = 0; i < ARRAY_SIZE(off_descs); i++) {
+		desc = clear_new_ref(proc, &nodes[CLEAR_HELD + i],
+				     &refs[CLEAR_HELD + i]);
+		KUNIT_EXPECT_EQ_MSG(test, desc, off_descs[i],
+				    "off: new reference %u", i + 1);
+	}
+	KUNIT_EXPECT_EQ(test, proc->dmap.nbits, 4 * NBITS_MIN);
+	clear_check_dmap(test, proc, "off");
+
+	handles_enable(proc, true);
+	desc = clear_new_ref(proc, &nodes[n - 1], &refs[n - 1]);
+	KUNIT_EXPECT_EQ_MSG(test, desc, CLEAR_HELD + 3, "on again");
+	clear_check_dmap(test, proc, "on again");
+
+	/* the handles held throughout did not change */
+	bad = 0;
+	binder_proc_lock(proc);
+	for (i = 0; i < CLEAR_HELD; i++) {
+		if (i == 5 - 1 || i == 100 - 1)
+			continue;
+		if (refs[i].data.desc != i + 1 ||
+		    binder_get_ref_olocked(proc, i + 1, false) != &refs[i])
+			bad++;
+	}
+	binder_proc_unlock(proc);
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "a handle held throughout changed");
+	pr_info("binder-handles-kunit: kernel=%s clear held=%u off_descs=%u,%u,%u,%u on_again=%u dmap_nbits=%u\n",
+		BINDER_HANDLES_KERNEL, CLEAR_HELD, refs[CLEAR_HELD].data.desc,
+		refs[CLEAR_HELD + 1].data.desc, refs[CLEAR_HELD + 2].data.desc,
+		refs[CLEAR_HELD + 3].data.desc, refs[n - 1].data.desc,
+		proc->dmap.nbits);
+
+	for (i = 0; i < n - 2; i++)
+		binder_stats_deleted(BINDER_STAT_REF);
+	dbitmap_free(&proc->dmap);
+}
+#endif
+
 static struct kunit_case binder_handles_cases[] = {
 	KUNIT_CASE_SLOW(binder_handles_time),
+#ifdef BINDER_HANDLES_CLEAR
+	KUNIT_CASE(binder_handles_clear),
+#endif
 	{}
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * binder-handles-bench - cost of new binder references, PF_LARGE_HANDLES
- * on and off
+ * binder-handles-bench - cost of new binder references, large handles
+ * (BINDER_ENABLE_LARGE_HANDLES) on and off
  *
  * usage: binder-handles-bench [-r REFS] [-b BATCH] [-m CALLS]
  *        binder-handles-bench [-d DEVICE] [-r REFS] [-b BATCH] [-m CALLS] on|off
@@ -21,8 +21,12 @@
  * modes hand out 1..REFS; then the client drops the references with handles
  * 1..10 and takes 10 new ones: with the flag off they reuse handles from 1
  * ("reuse=yes"), with it on they go on above the largest ("reuse=no").
+ * "on" then clears the flag and takes 2 * 10 more: the first 10 must be
+ * the freed 1..10 again (the smallest unused), the next ones start just
+ * above the largest handle held, none of which changed (a handle given
+ * twice would hit the driver's BUG() on its refs_by_desc insertion).
  *
- * "on" sets PF_LARGE_HANDLES with BINDER_SET_PROC_FLAGS first; a kernel
+ * "on" sets the flag with BINDER_ENABLE_LARGE_HANDLES first; a kernel
  * without it fails the ioctl (EINVAL) and the run exits 77. Without a mode,
  * "off" then "on", each on a device of its own (as the VM harness runs it).
  * Without -d, a private binderfs instance is mounted on a temporary
@@ -33,12 +37,13 @@
  *	delta_us=.. held=.. max_handle=.. reuse=yes|no fill_ms=..
  *	start_min_us=.. end_min_us=.. delta_min_us=.. start_med_us=..
  *	end_med_us=.. delta_med_us=.. batch=.. fill_first_min_us=..
- *	fill_last_min_us=..
+ *	fill_last_min_us=.. [cleared_first=.. cleared_last=..
+ *	cleared_next=..: "on" only]
  * start/end/delta_us are means over CALLS calls, _min_ and _med_ their
  * minimum and median (what a loaded host leaves intact); fill_ms is the
  * time to create the REFS references, in calls of BATCH; fill_first_min_us
  * and fill_last_min_us the fastest of the fill's first and last 50 calls.
- * Exit: 0 ok, 1 failure, 2 usage, 77 the kernel lacks PF_LARGE_HANDLES.
+ * Exit: 0 ok, 1 failure, 2 usage, 77 the kernel lacks large handles.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,8 +65,7 @@
 #include "binder-common.h"
 
 /* include/uapi/linux/android/binder.h with the series applied */
-#define BINDER_SET_PROC_FLAGS_	_IOWR('b', 18, __u32)
-#define PF_LARGE_HANDLES_	(1 << 1)
+#define BINDER_ENABLE_LARGE_HANDLES_	_IOW('b', 18, __u32)
 
 #define MAP_SIZE (4 * 1024 * 1024)
 #define EXIT_SKIP 77
@@ -369,7 +373,8 @@ static int run(const char *dev, bool large, uint32_t nrefs, uint32_t batch,
 	uint64_t *start, *end, *fill;
 	size_t nfill = 0, win;
 	double first_min, last_min;
-	uint32_t flags, i, held, max_before;
+	uint32_t enable, i, held, max_before, max_on = 0;
+	uint32_t cleared_first = 0, cleared_last = 0, cleared_next = 0;
 	struct client *cl;
 	bool reuse;
 	int status, rc = 0;
@@ -397,18 +402,12 @@ static int run(const char *dev, bool large, uint32_t nrefs, uint32_t batch,
 	conn_open(&cl->c, dev);
 	cl->large = large;
 	if (large) {
-		flags = PF_LARGE_HANDLES_;
-		if (ioctl(cl->c.fd, BINDER_SET_PROC_FLAGS_, &flags) < 0) {
+		enable = 1;
+		if (ioctl(cl->c.fd, BINDER_ENABLE_LARGE_HANDLES_, &enable) < 0) {
 			if (errno != EINVAL)
-				fail("BINDER_SET_PROC_FLAGS: %s", strerror(errno));
+				fail("BINDER_ENABLE_LARGE_HANDLES: %s", strerror(errno));
 			printf("binder-handles-bench: mode=on unsupported "
-			       "(BINDER_SET_PROC_FLAGS: EINVAL)\n");
-			rc = EXIT_SKIP;
-			goto out;
-		}
-		if (!(flags & PF_LARGE_HANDLES_)) {
-			printf("binder-handles-bench: mode=on unsupported "
-			       "(flags 0x%x)\n", flags);
+			       "(BINDER_ENABLE_LARGE_HANDLES: EINVAL)\n");
 			rc = EXIT_SKIP;
 			goto out;
 		}
@@ -446,6 +445,22 @@ static int run(const char *dev, bool large, uint32_t nrefs, uint32_t batch,
 	reuse = cl->call_min == 1;
 
 	/*
+	 * On: clear the flag. The next PROBE are the freed 1..PROBE again,
+	 * then the smallest unused is just above the largest held.
+	 */
+	if (large) {
+		max_on = cl->max_handle;
+		enable = 0;
+		if (ioctl(cl->c.fd, BINDER_ENABLE_LARGE_HANDLES_, &enable) < 0)
+			fail("BINDER_ENABLE_LARGE_HANDLES 0: %s", strerror(errno));
+		client_call(cl, CODE_GIVE, PROBE);
+		cleared_first = cl->call_min;
+		cleared_last = cl->last_handle;
+		client_call(cl, CODE_GIVE, PROBE);
+		cleared_next = cl->call_min;
+	}
+
+	/*
 	 * Means are what the calls cost on average; minimums and medians
 	 * are what survives a loaded host (under TCG a vCPU that the host
 	 * preempts stretches whatever call it was in). The fill's first and
@@ -470,8 +485,12 @@ static int run(const char *dev, bool large, uint32_t nrefs, uint32_t batch,
 	printf(" start_med_us=%.1f end_med_us=%.1f delta_med_us=%.1f",
 	       quantile_us(start, calls, 0.5), quantile_us(end, calls, 0.5),
 	       quantile_us(end, calls, 0.5) - quantile_us(start, calls, 0.5));
-	printf(" batch=%u fill_first_min_us=%.1f fill_last_min_us=%.1f\n",
+	printf(" batch=%u fill_first_min_us=%.1f fill_last_min_us=%.1f",
 	       batch, first_min, last_min);
+	if (large)
+		printf(" cleared_first=%u cleared_last=%u cleared_next=%u",
+		       cleared_first, cleared_last, cleared_next);
+	printf("\n");
 	free(start);
 	free(end);
 	free(fill);
@@ -490,6 +509,13 @@ static int run(const char *dev, bool large, uint32_t nrefs, uint32_t batch,
 	if (large && (cl->not_increasing || cl->call_min <= max_before)) {
 		printf("FAIL: mode=on: a handle did not grow (smallest new %u, "
 		       "largest before %u)\n", cl->call_min, max_before);
+		rc = 1;
+	}
+	if (large && (cleared_first != 1 || cleared_last != PROBE ||
+		      cleared_next != max_on + 1)) {
+		printf("FAIL: mode=on, then cleared: new handles %u..%u, then %u "
+		       "(want 1..%u, then %u)\n", cleared_first, cleared_last,
+		       cleared_next, PROBE, max_on + 1);
 		rc = 1;
 	}
 out:
