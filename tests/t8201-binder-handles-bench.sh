@@ -4,7 +4,8 @@ test_description='binder-large-handles: the 100,000-reference benchmark, and in 
 
 # The series' check/prog/binder-handles-bench.c makes a client hold REFS binder
 # references and times calls that create one more, PF_LARGE_HANDLES off and
-# on. Here it must build statically with the host's gcc.
+# on (BINDER_ENABLE_LARGE_HANDLES), and in "on" mode clears the flag again.
+# Here it must build statically with the host's gcc.
 #
 # Heavy (KERNEL, make check-kernel): two C binder VM kernels (kernel/vm-build,
 # host gcc), from $KSERIES_CACHE/wt/t8201-handles, this test's own worktree
@@ -13,8 +14,10 @@ test_description='binder-large-handles: the 100,000-reference benchmark, and in 
 # $KSERIES_CACHE/build/vm-t8201-handles. Keep no work of your own in it;
 # the test holds $WT.lock (flock) while it checks out and builds.
 #   patched: both modes run; with none freed both hand out 1..count; after
-#            dropping handles 1..10, off reuses them, on goes on above
-#   base:    off runs the same; on is refused (BINDER_SET_PROC_FLAGS: EINVAL)
+#            dropping handles 1..10, off reuses them, on goes on above;
+#            on, then cleared, hands out 1..10 again, then the one above
+#            the largest held
+#   base:    off runs the same; on is refused (BINDER_ENABLE_LARGE_HANDLES: EINVAL)
 
 CACHE=$REAL_CACHE
 SERIES=$SRC_DIR/series/binder-large-handles
@@ -82,7 +85,10 @@ test_expect_success KERNEL 'patched: 100,000 references; off reuses freed handle
 	test "$(field off max_handle patched.log)" = "$(field off held patched.log)" &&
 	test "$(field off reuse patched.log)" = yes &&
 	test "$(field on max_handle patched.log)" = "$(field on held patched.log)" &&
-	test "$(field on reuse patched.log)" = no
+	test "$(field on reuse patched.log)" = no &&
+	test "$(field on cleared_first patched.log)" = 1 &&
+	test "$(field on cleared_last patched.log)" = 10 &&
+	test "$(field on cleared_next patched.log)" = $(($(field on held patched.log) + 11))
 '
 
 test_expect_success KERNEL 'base: off runs, on is refused' '
@@ -93,7 +99,7 @@ test_expect_success KERNEL 'base: off runs, on is refused' '
 	grep -q "KSERIES-RESULT: binder-handles-bench rc=77" base.log &&
 	test "$(field off max_handle base.log)" = "$(field off held base.log)" &&
 	test "$(field off reuse base.log)" = yes &&
-	grep -q "^binder-handles-bench: mode=on unsupported" base.log
+	grep -q "^binder-handles-bench: mode=on unsupported (BINDER_ENABLE_LARGE_HANDLES: EINVAL)" base.log
 '
 
 test_expect_success KERNEL 'report the cost of a new reference among 100,000' '
