@@ -85,4 +85,11 @@ test_expect_success 'measure/run maps the latest version to its ioctl'"'"'s fiel
 	grep -q "^+	bool large_handles;" "$SERIES/v$latest"/0001-*.patch
 '
 
+test_expect_success 'Alice'"'"'s Reviewed-by of v1 3/4 is outdated: the single-patch v3 must not get it' '
+	f=$(grep -l "^Trailer: Reviewed-by: Alice Ryhl" "$SERIES"/feedback/*) &&
+	grep -q "^Applies-To: <20240417191418.1341988-4-cmllamas@google.com>$" $f &&
+	grep -q "^Status: outdated$" $f &&
+	! grep -q "^Reviewed-by:" "$SERIES/v$latest"/0001-*.patch
+'
+
 test_done
