@@ -699,6 +699,34 @@ bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static gint cmp_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+GPtrArray *dir_names_sorted(const char *dir,
+			    bool (*keep)(const char *dir, const char *name,
+					 void *data),
+			    void *data)
+{
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		const char *n = de->d_name;
+
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		if (!keep || keep(dir, n, data))
+			g_ptr_array_add(names, g_strdup(n));
+	}
+	if (d)
+		closedir(d);
+	g_ptr_array_sort(names, cmp_names);
+	return names;
+}
+
 bool is_file(const char *path)
 {
 	struct stat st;

@@ -123,6 +123,16 @@ int mkdir_p(const char *path);
 /* Removes a directory tree (no symlinks followed). */
 int remove_tree(const char *path);
 
+/*
+ * The entries of the directory dir (never "." or ".."), sorted by
+ * strcmp(), only those keep(dir, name, data) accepts when keep is not
+ * NULL. Empty when dir cannot be read. New array of new strings.
+ */
+GPtrArray *dir_names_sorted(const char *dir,
+			    bool (*keep)(const char *dir, const char *name,
+					 void *data),
+			    void *data);
+
 /* True if path exists and is a directory / a regular file. */
 bool is_dir(const char *path);
 bool is_file(const char *path);
