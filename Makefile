@@ -109,6 +109,7 @@ LIB_OBJS += tools/svgplot.o
 LIB_OBJS += tools/thread.o
 LIB_OBJS += tools/trailer.o
 LIB_OBJS += tools/util.o
+LIB_OBJS += tools/version-status.o
 LIB_OBJS += tools/work.o
 LIB_OBJS += tools/workbench.o
 
@@ -180,7 +181,7 @@ SOURCE_ID_INPUTS = $(sort $(wildcard tools/*.c) \
 tools/source-id.h: $(SOURCE_ID_INPUTS)
 	@printf '#define KSERIES_SOURCE_ID "%s"\n' \
 		"$$(cat $(SOURCE_ID_INPUTS) | sha256sum | cut -c1-64)" >$@+ && mv $@+ $@
-tools/check-cache.o: tools/source-id.h
+tools/check-cache.o tools/version-status.o: tools/source-id.h
 
 tools/version.h: FORCE
 	@printf '#define KSERIES_VERSION "%s"\n' '$(subst ','\'',$(KSERIES_VERSION))' >$@+ && \

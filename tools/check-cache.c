@@ -20,25 +20,19 @@
 #include "workbench.h"
 #include "banned.h"
 
-static gint cmp_names(gconstpointer a, gconstpointer b)
+/* documentation is not an input */
+static bool not_doc(const char *dir, const char *name, void *data)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	(void)dir;
+	(void)data;
+	return !g_str_has_suffix(name, ".md");
 }
 
 /* Hashes every regular file below dir, sorted by name, into sum. */
 static void hash_tree(GChecksum *sum, const char *dir)
 {
-	GDir *d = g_dir_open(dir, 0, NULL);
-	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-	const char *n;
+	GPtrArray *names = dir_names_sorted(dir, not_doc, NULL);
 
-	/* documentation is not an input */
-	while (d && (n = g_dir_read_name(d)))
-		if (!g_str_has_suffix(n, ".md"))
-			g_ptr_array_add(names, g_strdup(n));
-	if (d)
-		g_dir_close(d);
-	g_ptr_array_sort(names, cmp_names);
 	for (guint i = 0; i < names->len; i++) {
 		char *p = g_build_filename(dir, names->pdata[i], NULL);
 		char *buf;

@@ -22,6 +22,7 @@
 #include "series.h"
 #include "stage.h"
 #include "util.h"
+#include "version-status.h"
 #include "workbench.h"
 #include "banned.h"
 
@@ -278,6 +279,8 @@ json_t *check_version(struct series *s, int version,
 				run_one(&ctx, o, &check_stages[i], stages,
 					&failed);
 	write_summary(&ctx, failed);
+	/* what status shows of the version, in one file (version-status.h) */
+	version_status_write(s->name, version);
 	j = json_pack("{s:s, s:i, s:s?, s:s?, s:o}", "series", s->name,
 		      "version", version, "base", ctx.base, "tip", ctx.tip,
 		      "stages", stages);

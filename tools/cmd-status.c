@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <jansson.h>
 
 #include "builtin.h"
 #include "check.h"
@@ -16,7 +15,7 @@
 #include "report-html.h"
 #include "series.h"
 #include "util.h"
-#include "workbench.h"
+#include "version-status.h"
 #include "banned.h"
 
 static const char status_usage[] = "kseries status [--html DIR]";
@@ -38,26 +37,19 @@ static void status_text(void)
 		for (guint k = 0; k < versions->len; k++) {
 			int v = g_array_index(versions, int, k);
 			GString *line = g_string_new(NULL);
+			struct version_status vs;
 			bool any = false;
 
-			for (size_t st = 0; st < check_nr_stages; st++) {
-				char *path = g_strdup_printf("%s/results/%s/v%d/%s.json",
-							     cache_dir(), s.name, v,
-							     check_stages[st].name);
-				json_t *j = json_load_file(path, 0, NULL);
-
-				if (j) {
-					const char *word = json_string_value(
-						json_object_get(j, "status"));
-
-					g_string_append_printf(line, " %s:%s",
-						check_stages[st].name,
-						color_status(word, 0));
-					any = true;
-					json_decref(j);
-				}
-				g_free(path);
+			version_status_load(s.name, v, VERSION_STATUS_KEEP, &vs);
+			for (unsigned st = 0; st < vs.n; st++) {
+				if (!vs.st[st].loaded)
+					continue;
+				g_string_append_printf(line, " %s:%s",
+					check_stages[st].name,
+					color_status(vs.st[st].status, 0));
+				any = true;
 			}
+			version_status_release(&vs);
 			printf("%-22s v%-2d%s\n", s.name, v,
 			       any ? line->str : " (not checked)");
 			g_string_free(line, TRUE);

@@ -40,25 +40,13 @@ static void key_file(GChecksum *sum, const char *name, const char *path)
 		g_checksum_update(sum, (const guchar *)path, -1);
 }
 
-static gint cmp_names(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The feedback records, sorted (every entry: a new one changes the key). */
 static void key_records(GChecksum *sum, const struct series *s)
 {
 	char *dir = g_build_filename(s->dir, "feedback", NULL);
-	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-	GDir *d = g_dir_open(dir, 0, NULL);
-	const char *n;
+	GPtrArray *names = dir_names_sorted(dir, NULL, NULL);
 
 	key_file(sum, "feedback/", dir);
-	while (d && (n = g_dir_read_name(d)))
-		g_ptr_array_add(names, g_strdup(n));
-	if (d)
-		g_dir_close(d);
-	g_ptr_array_sort(names, cmp_names);
 	for (guint i = 0; i < names->len; i++) {
 		char *p = g_build_filename(dir, names->pdata[i], NULL);
 

@@ -2,7 +2,6 @@
 /*
  * format.c - a version as mail-ready files, written by git format-patch.
  */
-#include <dirent.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,12 +24,6 @@
 #include "util.h"
 #include "workbench.h"
 #include "banned.h"
-
-
-static int cmp_str(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 void format_opts_init(struct format_opts *o)
 {
@@ -815,19 +808,11 @@ static void add_notes(GString *text, const char *notes)
 	g_free(ins);
 }
 
-static GPtrArray *read_dir_sorted(const char *dir)
+static bool patch_name(const char *dir, const char *name, void *data)
 {
-	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-	DIR *d = opendir(dir);
-	struct dirent *de;
-
-	if (!d)
-		return names;
-	while ((de = readdir(d)))
-		if (g_str_has_suffix(de->d_name, ".patch"))
-			g_ptr_array_add(names, g_strdup(de->d_name));
-	closedir(d);
-	return names;
+	(void)dir;
+	(void)data;
+	return g_str_has_suffix(name, ".patch");
 }
 
 static bool version_exists(const struct series *s, int version)
@@ -1461,11 +1446,10 @@ static int format_run_format_patch(struct format_job *j)
 static int format_read_mails(struct format_job *j)
 {
 	struct formatted *f = j->f;
-	GPtrArray *names = read_dir_sorted(j->outdir);
+	GPtrArray *names = dir_names_sorted(j->outdir, patch_name, NULL);
 	guint k = 0;
 	int ret = 0;
 
-	g_ptr_array_sort(names, cmp_str);
 	for (guint i = 0; i < names->len; i++) {
 		struct format_file *ff;
 		char *path = g_build_filename(j->outdir, names->pdata[i], NULL);

@@ -3,7 +3,6 @@
  * recipients.c - To/Cc of a version: series.conf, MAINTAINERS-notes/,
  * get_maintainer.pl.
  */
-#include <dirent.h>
 #include <fnmatch.h>
 #include <string.h>
 
@@ -272,31 +271,25 @@ void recipients_touched(const char *mail, size_t len, GPtrArray *out)
 	g_free(text);
 }
 
-static int cmp_str(gconstpointer a, gconstpointer b)
+/* a note: no dotfile, not the README */
+static bool note_name(const char *dir, const char *name, void *data)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	(void)dir;
+	(void)data;
+	return name[0] != '.' && strcmp(name, "README");
 }
 
 int maint_notes_read(GPtrArray *notes)
 {
 	const char *top = store_top();
 	char *dir;
-	DIR *d;
-	struct dirent *de;
-	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *names;
 	int ret = 0;
 
 	if (!top)
 		return 0;
 	dir = g_build_filename(top, "MAINTAINERS-notes", NULL);
-	d = opendir(dir);
-	if (d) {
-		while ((de = readdir(d)))
-			if (de->d_name[0] != '.' && strcmp(de->d_name, "README"))
-				g_ptr_array_add(names, g_strdup(de->d_name));
-		closedir(d);
-	}
-	g_ptr_array_sort(names, cmp_str);
+	names = dir_names_sorted(dir, note_name, NULL);
 	for (guint i = 0; i < names->len; i++) {
 		char *p = g_build_filename(dir, names->pdata[i], NULL);
 		char *buf;

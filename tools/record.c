@@ -630,12 +630,6 @@ static char *fill_cover(struct rec *r, const char *git_cover,
 	return c;
 }
 
-static gint by_name(gconstpointer a, gconstpointer b)
-{
-	return strcmp((*(struct out_file *const *)a)->name,
-		      (*(struct out_file *const *)b)->name);
-}
-
 /*
  * Drops the header's From: (and its folded lines) when its address is a
  * placeholder: such a patch is the sender's own, which the store keeps
@@ -685,8 +679,7 @@ static int format_files(struct rec *r, GPtrArray *files)
 	const char *cd[] = { "git", "log", "-1", "--format=GIT_COMMITTER_DATE=%ad",
 			     "--date=raw", r->new_tip, NULL };
 	char *date = NULL;
-	GDir *d;
-	const char *n;
+	GPtrArray *names;
 	int ret = -1;
 
 	if (!dir)
@@ -697,13 +690,13 @@ static int format_files(struct rec *r, GPtrArray *files)
 
 		ret = work_git(r->tree, env, NULL, fp, NULL);
 	}
-	d = ret ? NULL : g_dir_open(dir, 0, NULL);
-	while (d && (n = g_dir_read_name(d))) {
+	names = ret ? g_ptr_array_new() : dir_names_sorted(dir, NULL, NULL);
+	for (guint i = 0; i < names->len; i++) {
 		struct out_file *f = g_new0(struct out_file, 1);
-		char *path = g_build_filename(dir, n, NULL);
+		char *path = g_build_filename(dir, names->pdata[i], NULL);
 		size_t len;
 
-		f->name = g_strdup(n);
+		f->name = g_strdup(names->pdata[i]);
 		g_ptr_array_add(files, f);
 		if (read_file(path, MAIL_MAX_FILE, &f->text, &len) < 0)
 			ret = -1;
@@ -711,9 +704,7 @@ static int format_files(struct rec *r, GPtrArray *files)
 			drop_placeholder_from(f->text);
 		g_free(path);
 	}
-	if (d)
-		g_dir_close(d);
-	g_ptr_array_sort(files, by_name);
+	g_ptr_array_unref(names);
 	remove_tree(dir);
 	g_free(dir);
 	g_free(date);

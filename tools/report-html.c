@@ -22,6 +22,7 @@
 #include "series.h"
 #include "svgplot.h"
 #include "util.h"
+#include "version-status.h"
 #include "workbench.h"
 #include "banned.h"
 
@@ -181,6 +182,7 @@ static void results_load(struct site *site, const struct series *s, int v,
 			 struct version_results *vr)
 {
 	char *sum = results_path(s, v, "summary"), *buf;
+	struct version_status vs;
 	size_t len;
 
 	vr->n = check_nr_stages;
@@ -188,21 +190,20 @@ static void results_load(struct site *site, const struct series *s, int v,
 	vr->have = g_new0(bool, vr->n);
 	vr->log = g_new0(char *, vr->n);
 	vr->last = NULL;
+	/* every stage's result from the version's one summary (or files) */
+	version_status_load(s->name, v, VERSION_STATUS_FULL | VERSION_STATUS_KEEP,
+			    &vs);
 	for (guint i = 0; i < vr->n; i++) {
 		const char *name = check_stages[i].name;
-		char *file = g_strdup_printf("%s.json", name);
-		char *path = results_path(s, v, file);
-		json_t *j = is_file(path) ? json_load_file(path, 0, NULL) : NULL;
+		json_t *j = vs.st[i].json;
 
 		stage_result_init(&vr->r[i], name);
 		if (j && stage_result_from_json(j, &vr->r[i]) == 0) {
 			vr->have[i] = true;
 			vr->log[i] = copy_log(site, s, v, name);
 		}
-		json_decref(j);
-		g_free(path);
-		g_free(file);
 	}
+	version_status_release(&vs);
 	if (is_file(sum) && read_file(sum, 4096, &buf, &len) == 0) {
 		vr->last = g_strdup(g_strchomp(buf));
 		g_free(buf);

@@ -383,37 +383,32 @@ void series_release(struct series *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int cmp_str(gconstpointer a, gconstpointer b)
+/* a series: a safe name with a series.conf */
+static bool series_entry(const char *dir, const char *name, void *data)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	char *conf;
+	bool ok;
+
+	(void)data;
+	if (name[0] == '.' || !safe_component(name))
+		return false;
+	conf = g_build_filename(dir, name, "series.conf", NULL);
+	ok = is_file(conf);
+	g_free(conf);
+	return ok;
 }
 
 GPtrArray *series_list_names(void)
 {
-	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
 	const char *t = store_top();
 	char *dir;
-	DIR *d;
-	struct dirent *de;
+	GPtrArray *names;
 
 	if (!t)
-		return names;
+		return g_ptr_array_new_with_free_func(g_free);
 	dir = g_build_filename(t, "series", NULL);
-	d = opendir(dir);
-	while (d && (de = readdir(d))) {
-		char *conf;
-
-		if (de->d_name[0] == '.' || !safe_component(de->d_name))
-			continue;
-		conf = g_build_filename(dir, de->d_name, "series.conf", NULL);
-		if (is_file(conf))
-			g_ptr_array_add(names, g_strdup(de->d_name));
-		g_free(conf);
-	}
-	if (d)
-		closedir(d);
+	names = dir_names_sorted(dir, series_entry, NULL);
 	g_free(dir);
-	g_ptr_array_sort(names, cmp_str);
 	return names;
 }
 
@@ -718,29 +713,34 @@ char *series_version_dir(const struct series *s, int version)
 	return g_build_filename(s->dir, name, NULL);
 }
 
+/* NNNN-slug.patch, without the cover unless *with_cover */
+static bool patch_entry(const char *dir, const char *name, void *data)
+{
+	size_t n = strlen(name);
+
+	(void)dir;
+	if (n < 11 || !g_ascii_isdigit(name[0]) ||
+	    strcmp(name + n - 6, ".patch"))
+		return false;
+	return *(bool *)data || posting_file_kind(name) != POSTING_COVER;
+}
+
 GPtrArray *series_patch_files(const struct series *s, int version,
 			      bool with_cover)
 {
-	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
 	char *dir = series_version_dir(s, version);
-	DIR *d = dir ? opendir(dir) : NULL;
-	struct dirent *de;
+	GPtrArray *names = dir ? dir_names_sorted(dir, patch_entry, &with_cover) :
+				 g_ptr_array_new_with_free_func(g_free);
 
-	while (d && (de = readdir(d))) {
-		size_t n = strlen(de->d_name);
+	/* the names, sorted, as paths: the same order */
+	for (guint i = 0; i < names->len; i++) {
+		char *name = names->pdata[i];
 
-		if (n < 11 || !g_ascii_isdigit(de->d_name[0]) ||
-		    strcmp(de->d_name + n - 6, ".patch"))
-			continue;
-		if (!with_cover && posting_file_kind(de->d_name) == POSTING_COVER)
-			continue;
-		g_ptr_array_add(files, g_build_filename(dir, de->d_name, NULL));
+		names->pdata[i] = g_build_filename(dir, name, NULL);
+		g_free(name);
 	}
-	if (d)
-		closedir(d);
 	g_free(dir);
-	g_ptr_array_sort(files, cmp_str);
-	return files;
+	return names;
 }
 
 int series_withdraw(struct series *s, const char *reason)

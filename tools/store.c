@@ -53,22 +53,24 @@ static bool is_stage_name(const char *n)
 }
 
 /* What a transaction killed half-way left behind: its staging. */
+static bool stale_entry(const char *dir, const char *name, void *data)
+{
+	(void)dir;
+	(void)data;
+	return is_stage_name(name);
+}
+
 static void remove_stale(const char *dir)
 {
-	GDir *d = g_dir_open(dir, 0, NULL);
-	const char *n;
+	GPtrArray *names = dir_names_sorted(dir, stale_entry, NULL);
 
-	while (d && (n = g_dir_read_name(d))) {
-		char *p;
+	for (guint i = 0; i < names->len; i++) {
+		char *p = g_build_filename(dir, names->pdata[i], NULL);
 
-		if (!is_stage_name(n))
-			continue;
-		p = g_build_filename(dir, n, NULL);
 		remove_tree(p);
 		g_free(p);
 	}
-	if (d)
-		g_dir_close(d);
+	g_ptr_array_unref(names);
 }
 
 static int lock_store(int top)

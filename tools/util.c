@@ -380,6 +380,7 @@ struct write_batch {
 	int dirfd;		/* owned */
 	char *dir;		/* for messages */
 	GArray *pending;	/* struct pending_write */
+	bool no_sync;		/* write_file_replace_at() */
 };
 
 /*
@@ -495,6 +496,8 @@ static int sync_pending(struct write_batch *b)
 	 * one syncfs() writes every file at once. A single file keeps
 	 * fsync(), which does not wait for the rest of the filesystem.
 	 */
+	if (b->no_sync)
+		return 0;
 	if (b->pending->len > 1)
 		return syncfs(b->dirfd);
 	fd = openat(b->dirfd, w->tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -539,7 +542,7 @@ int write_batch_commit(struct write_batch *b)
 		pending_drop(b, &g_array_index(p, struct pending_write, i),
 			     i >= renamed);
 	g_array_set_size(p, 0);
-	if (!ret && renamed && fsync(b->dirfd) < 0)
+	if (!ret && renamed && !b->no_sync && fsync(b->dirfd) < 0)
 		ret = error_errno("cannot sync directory '%s'", b->dir);
 	return ret;
 }
@@ -557,8 +560,8 @@ void write_batch_free(struct write_batch *b)
 	g_free(b);
 }
 
-int write_file_atomic_at(int dirfd, const char *dir, const char *name,
-			 const char *buf, size_t len)
+static int write_one_at(int dirfd, const char *dir, const char *name,
+			const char *buf, size_t len, bool no_sync)
 {
 	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
 	struct write_batch *b;
@@ -567,11 +570,24 @@ int write_file_atomic_at(int dirfd, const char *dir, const char *name,
 	if (fd < 0)
 		return error_errno("cannot write into '%s'", dir);
 	b = write_batch_new(fd, dir);
+	b->no_sync = no_sync;
 	ret = write_batch_add(b, name, buf, len);
 	if (!ret)
 		ret = write_batch_commit(b);
 	write_batch_free(b);
 	return ret;
+}
+
+int write_file_atomic_at(int dirfd, const char *dir, const char *name,
+			 const char *buf, size_t len)
+{
+	return write_one_at(dirfd, dir, name, buf, len, false);
+}
+
+int write_file_replace_at(int dirfd, const char *dir, const char *name,
+			  const char *buf, size_t len)
+{
+	return write_one_at(dirfd, dir, name, buf, len, true);
 }
 
 int write_file_atomic(const char *path, const char *buf, size_t len)
@@ -681,6 +697,34 @@ bool is_dir(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static gint cmp_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+GPtrArray *dir_names_sorted(const char *dir,
+			    bool (*keep)(const char *dir, const char *name,
+					 void *data),
+			    void *data)
+{
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		const char *n = de->d_name;
+
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		if (!keep || keep(dir, n, data))
+			g_ptr_array_add(names, g_strdup(n));
+	}
+	if (d)
+		closedir(d);
+	g_ptr_array_sort(names, cmp_names);
+	return names;
 }
 
 bool is_file(const char *path)

@@ -73,6 +73,15 @@ int open_dir_below(const char *root, const char *rel, bool create);
 int write_file_atomic_at(int dirfd, const char *dir, const char *name,
 			 const char *buf, size_t len);
 
+/*
+ * write_file_atomic_at() without its syncs: name is replaced by a
+ * rename, so no reader ever sees it half-written, but a crash may leave
+ * it old, empty or short. For files derived from others that readers
+ * verify before use (a cache), whose loss costs only their remaking.
+ */
+int write_file_replace_at(int dirfd, const char *dir, const char *name,
+			  const char *buf, size_t len);
+
 /* write_file_atomic() of root/rel, its directories made as needed. */
 int write_file_below(const char *root, const char *rel, const char *buf,
 		     size_t len);
@@ -113,6 +122,16 @@ int mkdir_p(const char *path);
 
 /* Removes a directory tree (no symlinks followed). */
 int remove_tree(const char *path);
+
+/*
+ * The entries of the directory dir (never "." or ".."), sorted by
+ * strcmp(), only those keep(dir, name, data) accepts when keep is not
+ * NULL. Empty when dir cannot be read. New array of new strings.
+ */
+GPtrArray *dir_names_sorted(const char *dir,
+			    bool (*keep)(const char *dir, const char *name,
+					 void *data),
+			    void *data);
 
 /* True if path exists and is a directory / a regular file. */
 bool is_dir(const char *path);

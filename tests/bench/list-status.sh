@@ -6,7 +6,8 @@
 # The store is made at run time: the repository's four series (their
 # versions, replies and feedback) copied 250 times each under new names,
 # and a result of every stage for every version in a private cache
-# (status reads one per stage and version; list the summary). Nothing
+# (status reads one per stage and version, or the version's summary;
+# list the last check's line). Nothing
 # large is committed. "after" is this tree's kseries; "before" is
 # kseries built, in a temporary directory, from the commit before
 # "parse-options: read git config in-process with libgit2" (found by
@@ -76,6 +77,7 @@ one() {
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 rebuild=$(one after list)
+restatus=$(one after status)
 for r in $(seq 1 "$runs"); do
 	for b in "${bins[@]}"; do
 		for c in list status; do
@@ -92,6 +94,7 @@ fi
 printf 'list-status: %d series, %d runs each, load %s\n' "$nseries" "$runs" \
 	"$(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'list-status: after  list   first run (keeps the counts): cpu %s s, wall %s s\n' $rebuild
+printf 'list-status: after  status first run (keeps the summaries): cpu %s s, wall %s s\n' $restatus
 met=met
 for c in list status; do
 	for b in "${bins[@]}"; do

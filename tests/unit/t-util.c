@@ -246,6 +246,50 @@ static void test_open_regular(void **state)
 	g_free(dir);
 }
 
+static bool no_b(const char *dir, const char *name, void *data)
+{
+	assert_non_null(dir);
+	(*(int *)data)++;
+	return strcmp(name, "b");
+}
+
+static void test_dir_names_sorted(void **state)
+{
+	char *dir = g_dir_make_tmp("t-util-XXXXXX", NULL);
+	const char *make[] = { "c", "a", ".hidden", "b", "A" };
+	GPtrArray *names;
+	int seen = 0;
+
+	(void)state;
+	assert_non_null(dir);
+	for (size_t i = 0; i < G_N_ELEMENTS(make); i++) {
+		char *p = g_build_filename(dir, make[i], NULL);
+
+		assert_int_equal(g_file_set_contents(p, "x", 1, NULL), TRUE);
+		g_free(p);
+	}
+	names = dir_names_sorted(dir, NULL, NULL);
+	assert_int_equal(names->len, 5);
+	assert_string_equal(names->pdata[0], ".hidden");
+	assert_string_equal(names->pdata[1], "A");
+	assert_string_equal(names->pdata[2], "a");
+	assert_string_equal(names->pdata[3], "b");
+	assert_string_equal(names->pdata[4], "c");
+	g_ptr_array_unref(names);
+	/* the filter sees every entry but "." and "..", keeps what it says */
+	names = dir_names_sorted(dir, no_b, &seen);
+	assert_int_equal(seen, 5);
+	assert_int_equal(names->len, 4);
+	assert_string_equal(names->pdata[3], "c");
+	g_ptr_array_unref(names);
+	assert_int_equal(remove_tree(dir), 0);
+	/* a directory that cannot be read: no names */
+	names = dir_names_sorted(dir, NULL, NULL);
+	assert_int_equal(names->len, 0);
+	g_ptr_array_unref(names);
+	g_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_write_below_refuses_links),
 		cmocka_unit_test(test_modes_follow_umask),
 		cmocka_unit_test(test_open_regular),
+		cmocka_unit_test(test_dir_names_sorted),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
