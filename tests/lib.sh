@@ -143,6 +143,24 @@ test_complete_words() {
 	' complete "$SRC_DIR/completion/kseries.bash" "$@" | sort
 }
 
+# test_stub_kernel [CMD...]: kstub/ and cstub/ under $TRASH, each kernel/
+# script the check stages call (default: kbuild kunit-run sparse-check
+# chroot-run) a stub that appends its name and arguments to $TRASH/ran
+# and exits 0; stub_check ARGS runs `kseries check ARGS` with them.
+test_stub_kernel() {
+	local s
+	mkdir -p "$TRASH/kstub" "$TRASH/cstub" || return 1
+	for s in ${@:-kbuild kunit-run sparse-check chroot-run}; do
+		printf '#!/bin/sh\necho "%s $*" >>"%s/ran"\nexit 0\n' "$s" "$TRASH" \
+			>"$TRASH/kstub/$s" && chmod +x "$TRASH/kstub/$s" || return 1
+	done
+}
+stub_check() {
+	rm -f "$TRASH/ran"
+	KSERIES_KERNEL_DIR=$TRASH/kstub KSERIES_COCCI_DIR=$TRASH/cstub \
+		"$KSERIES" check "$@"
+}
+
 # test_series NAME [N [STORE]]: STORE/series/NAME/vN (default store/, v1)
 # and a series.conf: title "t", base v7.2.13, prefix PATCH.
 test_series() {

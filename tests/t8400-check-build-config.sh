@@ -10,19 +10,13 @@ export GIT_AUTHOR_NAME="Sam Sender" GIT_AUTHOR_EMAIL=sam@example.org
 test_sender
 SOB='Signed-off-by: Sam Sender <sam@example.org>'
 
-# ran: each stubbed kernel/ script's name and arguments, one call a line
-stub() {
-	printf '#!/bin/sh\necho "%s $*" >>"%s/ran"\nexit 0\n' "$1" "$TRASH" >kstub/$1 &&
-	chmod +x kstub/$1
-}
 
 test_expect_success 'setup: a base, a series touching binder and f_hid' '
 	git init -q -b master "$BASE" &&
 	test_commit_file "$BASE" drivers/android/binder.c "int binder;" "Linux 7.2.13" &&
 	test_commit_file "$BASE" drivers/usb/gadget/function/f_hid.c "int hid;" "usb" &&
 	git -C "$BASE" tag v7.2.13 &&
-	mkdir -p "$STORE/series" kstub cstub &&
-	for s in kbuild kunit-run sparse-check chroot-run; do stub $s || exit 1; done &&
+	mkdir -p "$STORE/series" && test_stub_kernel &&
 	git clone -q "$BASE" work &&
 	git -C work checkout -q -b two v7.2.13 &&
 	test_commit_file work drivers/usb/gadget/function/f_hid.c "int a;" "usb: gadget: f_hid: a" &&
@@ -32,9 +26,7 @@ test_expect_success 'setup: a base, a series touching binder and f_hid' '
 '
 
 test_expect_success 'build: each touched object with the config that compiles it' '
-	rm -f ran &&
-	KSERIES_KERNEL_DIR=$TRASH/kstub KSERIES_COCCI_DIR=$TRASH/cstub \
-		kseries check two --stage build >out 2>err &&
+	stub_check two --stage build >out 2>err &&
 	grep " build .*pass" out &&
 	grep "^kbuild .*c-binder [^ ]* drivers/android/binder.o\$" ran >binder &&
 	grep "^kbuild .*c-usb-gadget [^ ]* drivers/usb/gadget/function/f_hid.o\$" ran >usb &&
@@ -45,9 +37,7 @@ test_expect_success 'build: each touched object with the config that compiles it
 '
 
 test_expect_success 'sparse: one sparse-check per config, base and series' '
-	rm -f ran &&
-	KSERIES_KERNEL_DIR=$TRASH/kstub KSERIES_COCCI_DIR=$TRASH/cstub \
-		kseries check two --stage sparse >out 2>err &&
+	stub_check two --stage sparse >out 2>err &&
 	grep " sparse .*pass.*C=2 on 2 objects" out &&
 	grep -c "^sparse-check .*c-binder [^ ]* drivers/android/binder.o\$" ran >n1 &&
 	grep -c "^sparse-check .*c-usb-gadget [^ ]* drivers/usb/gadget/function/f_hid.o\$" ran >n2 &&

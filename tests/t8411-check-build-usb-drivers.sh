@@ -14,10 +14,6 @@ export GIT_AUTHOR_NAME="Sam Sender" GIT_AUTHOR_EMAIL=sam@example.org
 test_sender
 SOB='Signed-off-by: Sam Sender <sam@example.org>'
 
-stub() {
-	printf '#!/bin/sh\necho "%s $*" >>"%s/ran"\nexit 0\n' "$1" "$TRASH" >kstub/$1 &&
-	chmod +x kstub/$1
-}
 
 FILES='drivers/usb/gadget/udc/max3420_udc.c drivers/usb/host/max3421-hcd.c
 drivers/usb/fotg210/fotg210-udc.c drivers/usb/chipidea/udc.c
@@ -29,8 +25,7 @@ test_expect_success 'setup: a base, a series touching six USB files' '
 		test_commit_file "$BASE" $f "int a;" "add $f" || exit 1
 	done &&
 	git -C "$BASE" tag v7.2.13 &&
-	mkdir -p "$STORE/series" kstub cstub &&
-	for s in kbuild kunit-run sparse-check chroot-run; do stub $s || exit 1; done &&
+	mkdir -p "$STORE/series" && test_stub_kernel &&
 	git clone -q "$BASE" work &&
 	git -C work checkout -q -b usb v7.2.13 &&
 	for f in $FILES; do
@@ -41,9 +36,7 @@ test_expect_success 'setup: a base, a series touching six USB files' '
 '
 
 test_expect_success 'build: each file with the config that compiles it' '
-	rm -f ran &&
-	KSERIES_KERNEL_DIR=$TRASH/kstub KSERIES_COCCI_DIR=$TRASH/cstub \
-		kseries check usb --stage build >out 2>err &&
+	stub_check usb --stage build >out 2>err &&
 	grep " build .*pass" out &&
 	grep "^kbuild .* c-usb-drivers " ran >drivers &&
 	for o in drivers/usb/gadget/udc/max3420_udc.o drivers/usb/host/max3421-hcd.o \
@@ -72,17 +65,13 @@ test_expect_success 'setup: a series touching only bcm63xx_udc.c, one with max34
 '
 
 test_expect_success 'build: an arch-only driver is skipped with why, not built with another config' '
-	rm -f ran &&
-	KSERIES_KERNEL_DIR=$TRASH/kstub KSERIES_COCCI_DIR=$TRASH/cstub \
-		kseries check mips --stage build >out 2>err &&
+	stub_check mips --stage build >out 2>err &&
 	grep " build .*skip.*no x86_64 config builds drivers/usb/gadget/udc/bcm63xx_udc.c: depends on BCM63XX (MIPS)" out &&
 	! grep "^kbuild" ran
 '
 
 test_expect_success 'build: with a buildable file too, that one is built and the other named' '
-	rm -f ran &&
-	KSERIES_KERNEL_DIR=$TRASH/kstub KSERIES_COCCI_DIR=$TRASH/cstub \
-		kseries check mixed --stage build >out 2>err &&
+	stub_check mixed --stage build >out 2>err &&
 	grep " build .*pass.*(c-usb-drivers; every patch); not built: drivers/usb/gadget/udc/bcm63xx_udc.c: depends on BCM63XX (MIPS)" out &&
 	grep "^kbuild .* c-usb-drivers .*max3420_udc.o" ran &&
 	! grep bcm63xx_udc.o ran

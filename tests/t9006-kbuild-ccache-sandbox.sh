@@ -148,27 +148,8 @@ if command -v distcc >/dev/null && command -v distccd >/dev/null &&
    command -v python3 >/dev/null; then
 	test_set_prereq DISTCC
 fi
-distccd_start() {
-	PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') || return 1
-	distccd --daemon --no-detach --allow 127.0.0.1 --listen 127.0.0.1 \
-		--port "$PORT" --user nobody --log-level info --log-stderr \
-		2>"$TRASH/distccd.log" &
-	echo $! >"$TRASH/distccd.pid" &&
-	for _ in $(seq 50); do
-		grep -q "listening on 127.0.0.1:$PORT" "$TRASH/distccd.log" && return 0
-		sleep 0.1
-	done
-	echo "distccd did not start"; cat "$TRASH/distccd.log"; return 1
-}
-distccd_stop() {
-	local pid kids
-	[ -s "$TRASH/distccd.pid" ] || return 0
-	pid=$(cat "$TRASH/distccd.pid")
-	kids=$(ps -o pid= --ppid "$pid" 2>/dev/null || :)
-	kill "$pid" $kids 2>/dev/null || :
-	wait "$pid" 2>/dev/null || :
-	rm -f "$TRASH/distccd.pid"
-}
+DISTCCD_USER=nobody
+. "$(dirname "$0")/lib-distcc.sh"
 
 test_expect_success ROOT,CCACHE,DISTCC 'ccache and distcc: a miss goes to distccd as ccache'"'"'s prefix, the command line plain' '
 	export KSERIES_CACHE=$TRASH/c5 && B=$KSERIES_CACHE/build/c-binder &&
