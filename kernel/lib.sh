@@ -200,10 +200,13 @@ ks_ccache_prepare() {
 # records in a build directory, is the one without ccache and turning it
 # on or off rebuilds nothing. The cache is CCACHE_DIR=ks_ccache_dir
 # (shared by every build directory, in KS_MAKE_BIND), limited to
-# CCACHE_MAXSIZE=ks_ccache_size, with CCACHE_BASEDIR=SRC (another worktree
-# at the same place in the cache hashes alike) and CCACHE_CONFIGPATH=
-# /dev/null: the build may write the cache, but no ccache.conf it plants
-# there configures a later build. Only a caller that sets
+# CCACHE_MAXSIZE=ks_ccache_size, and CCACHE_CONFIGPATH=/dev/null: the
+# build may write the cache, but no ccache.conf it plants there
+# configures a later build. No CCACHE_BASEDIR: ccache would hand the
+# compiler paths relative to the build directory, so its diagnostics
+# (which the build stage reads as findings) and __FILE__ (which
+# -fmacro-prefix-map no longer strips) would name ../../wt/...; the
+# build stages share one worktree, so build dirs hit alike without it. Only a caller that sets
 # KS_MAKE_CAN_BIND=1 (it binds KS_MAKE_BIND read-write, as kbuild does)
 # gets ccache: the others get the command line and environment without
 # it (a cache the build cannot write fails every compile). Callers that
@@ -231,7 +234,7 @@ ks_kbuild_make() {
 		dir=$(ks_ccache_dir) || return 1
 		KS_MAKE_ENV+=("PATH=$KS_CCACHE_BIN:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
 			"CCACHE_DIR=$dir" "CCACHE_MAXSIZE=$size"
-			"CCACHE_BASEDIR=$src" CCACHE_CONFIGPATH=/dev/null)
+			CCACHE_CONFIGPATH=/dev/null)
 		[ -z "${KSERIES_DISTCC+set}" ] || KS_MAKE_ENV+=("CCACHE_PREFIX=distcc")
 		KS_MAKE_BIND=("$dir")
 	elif [ -n "${KSERIES_DISTCC+set}" ]; then
