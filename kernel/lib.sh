@@ -2,7 +2,8 @@
 # kernel/lib.sh - helpers shared by the kernel/ workbench scripts.
 #
 # Sourced, never run. Sets KSERIES_CACHE (default ~/.cache/kseries) and
-# defines: ks_die, ks_say, ks_mirror, ks_apt, ks_sid_apt_setup.
+# defines: ks_die, ks_say, ks_mirror, ks_apt, ks_sid_apt_setup, the
+# ccache and distcc helpers and ks_cross, ks_cross_gcc (cross builds).
 #
 # Environment read:
 #   KSERIES_CACHE         the cache directory (default ~/.cache/kseries)
@@ -239,5 +240,59 @@ ks_kbuild_make() {
 		KS_MAKE_BIND=("$dir")
 	elif [ -n "${KSERIES_DISTCC+set}" ]; then
 		KS_MAKE+=("CC=distcc gcc")
+	fi
+}
+
+# ---- cross builds (kernel/c-cross-*.config) ----
+#
+# A c-cross-NAME.config fragment builds with a Debian cross gcc on the
+# host: its "# kseries-cross: ARCH CROSS_COMPILE PACKAGE" line names make's
+# ARCH, the compiler prefix and the Debian package that has
+# ${CROSS_COMPILE}gcc (e.g. "mips mips-linux-gnu- gcc-mips-linux-gnu").
+# tools/stage-build.c reads the same line, with the same rules.
+
+# KS_CROSS_PATH: where the build looks for the cross gcc, chroot-run
+# --host's PATH (fixed: never taken from the environment).
+KS_CROSS_PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
+
+# ks_cross FRAG SRC: sets KS_CROSS_ARCH, KS_CROSS_COMPILE and
+# KS_CROSS_PACKAGE from FRAG's kseries-cross line. ARCH must be a
+# directory arch/ARCH of the kernel tree SRC, CROSS_COMPILE a
+# "word-word-...-" prefix (no '/': a compiler from PATH, never a path),
+# PACKAGE a Debian package name; one such line, nothing after PACKAGE.
+# Anything else: status 1 and one error line (the value with anything
+# outside its alphabet shown as '?'). Writes nothing.
+ks_cross() {
+	local frag=$1 src=$2 lines n a c p rest
+	lines=$(grep -c '^# kseries-cross:' "$frag" || true)
+	KS_CROSS_ARCH='' KS_CROSS_COMPILE='' KS_CROSS_PACKAGE=''
+	if [ "$lines" != 1 ]; then
+		ks_say "error: ${frag##*/} has $lines '# kseries-cross: ARCH CROSS_COMPILE PACKAGE' lines: want one"
+		return 1
+	fi
+	n=$(sed -n 's/^# kseries-cross:\(.*\)$/\1/p' "$frag")
+	read -r a c p rest <<<"$n"
+	if ! [[ $a =~ ^[a-z][a-z0-9_]{0,31}$ ]] || [ ! -f "$src/arch/$a/Kconfig" ]; then
+		ks_say "error: ${frag##*/}: bad ARCH '${a//[^-A-Za-z0-9_.]/?}': want a directory of arch/ in the tree"
+		return 1
+	fi
+	if ! [[ $c =~ ^[a-z0-9_]+(-[a-z0-9_]+)*-$ ]] || [ ${#c} -gt 64 ]; then
+		ks_say "error: ${frag##*/}: bad CROSS_COMPILE '${c//[^-A-Za-z0-9_.]/?}': want a prefix like mips-linux-gnu-"
+		return 1
+	fi
+	if ! [[ $p =~ ^[a-z0-9][a-z0-9+.-]{1,63}$ ]] || [ -n "$rest" ]; then
+		ks_say "error: ${frag##*/}: bad PACKAGE '${p//[^-A-Za-z0-9_.+]/?}${rest:+ ...}': want one Debian package name"
+		return 1
+	fi
+	KS_CROSS_ARCH=$a KS_CROSS_COMPILE=$c KS_CROSS_PACKAGE=$p
+}
+
+# ks_cross_gcc: whether ${KS_CROSS_COMPILE}gcc is in KS_CROSS_PATH (the
+# build's PATH); status 1 and one error line naming the package if not.
+ks_cross_gcc() {
+	local gcc=${KS_CROSS_COMPILE}gcc
+	if ! PATH=$KS_CROSS_PATH command -v "$gcc" >/dev/null; then
+		ks_say "error: no $gcc (Debian package $KS_CROSS_PACKAGE): install it to build this config"
+		return 1
 	fi
 }
