@@ -43,70 +43,174 @@ const char *stage_kunit_config_for(const struct check_ctx *ctx,
 }
 
 /*
- * Touched path prefix -> the host-gcc config (kernel/NAME.config) that
- * compiles it, the first row that matches; c-binder for every other path.
+ * Touched path prefix -> the config (kernel/NAME.config) that compiles it,
+ * the first row that matches; c-binder for every other path. A c-cross-*
+ * config is another architecture's, for a driver that no x86_64 config
+ * can enable (why: what it depends on); kernel/kbuild cross-compiles it
+ * with the Debian cross gcc its fragment's kseries-cross line names. A
+ * driver whose Kconfig has COMPILE_TEST builds on x86_64 instead
+ * (c-usb-drivers sets it).
  */
 static const struct {
 	const char *prefix;
 	const char *name;
+	const char *why;	/* c-cross-*: why x86_64 cannot build it */
 } c_config_map[] = {
-	{ "drivers/usb/gadget/udc/max3420_udc.c", "c-usb-drivers" },
-	{ "drivers/usb/gadget/", "c-usb-gadget" },
-	{ "drivers/usb/host/max3421-hcd.c", "c-usb-drivers" },
-	{ "drivers/usb/fotg210/", "c-usb-drivers" },
-	{ "drivers/usb/chipidea/", "c-usb-drivers" },
+	{ "drivers/usb/gadget/udc/bcm63xx_udc.c", "c-cross-mips",
+	  "depends on BCM63XX (MIPS)" },
+	{ "drivers/usb/gadget/udc/fsl_qe_udc.c", "c-cross-powerpc",
+	  "depends on FSL_SOC (PowerPC) and !64BIT" },
+	{ "drivers/usb/gadget/udc/atmel_usba_udc.c", "c-cross-arm",
+	  "depends on ARCH_AT91 (ARM)" },
+	/* ARCH_ASPEED || COMPILE_TEST, ARCH_LPC32XX || COMPILE_TEST */
+	{ "drivers/usb/gadget/udc/aspeed-vhub/", "c-usb-drivers", NULL },
+	{ "drivers/usb/gadget/udc/aspeed_udc.c", "c-usb-drivers", NULL },
+	{ "drivers/usb/gadget/udc/lpc32xx_udc.c", "c-usb-drivers", NULL },
+	{ "drivers/usb/gadget/udc/max3420_udc.c", "c-usb-drivers", NULL },
+	{ "drivers/usb/gadget/", "c-usb-gadget", NULL },
+	{ "drivers/usb/host/max3421-hcd.c", "c-usb-drivers", NULL },
+	{ "drivers/usb/fotg210/", "c-usb-drivers", NULL },
+	{ "drivers/usb/chipidea/", "c-usb-drivers", NULL },
+	{ "drivers/block/amiflop.c", "c-cross-m68k", "depends on AMIGA (m68k)" },
+	{ "drivers/block/swim.c", "c-cross-m68k", "depends on MAC (m68k)" },
+	{ "drivers/char/tpm/tpm_ibmvtpm.c", "c-cross-powerpc64",
+	  "depends on PPC_PSERIES (64-bit PowerPC)" },
 };
 
 const char *const stage_c_configs[] = { "c-binder", "c-usb-gadget",
 					"c-usb-drivers", NULL };
 
-/*
- * Touched path prefix -> why no x86_64 config can compile it (the driver
- * depends on another architecture): the build stage says so instead of
- * building it with a config that does not enable it.
- */
-static const struct {
-	const char *prefix;
-	const char *why;
-} c_unbuildable[] = {
-	{ "drivers/usb/gadget/udc/bcm63xx_udc.c", "depends on BCM63XX (MIPS)" },
-	{ "drivers/usb/gadget/udc/fsl_qe_udc.c", "depends on FSL_SOC (PowerPC)" },
-	{ "drivers/usb/gadget/udc/atmel_usba_udc.c", "depends on ARCH_AT91 (ARM)" },
+/* The c-cross-* configs (c_config_map's other architectures). */
+static const char *const c_cross_configs[] = {
+	"c-cross-mips", "c-cross-powerpc", "c-cross-powerpc64",
+	"c-cross-m68k", "c-cross-arm", NULL
 };
 
-static const char *c_unbuildable_why(const char *path)
+/* The c_config_map row of path, or -1 for c-binder. */
+static int c_config_row(const char *path)
 {
-	for (size_t k = 0; k < G_N_ELEMENTS(c_unbuildable); k++)
-		if (g_str_has_prefix(path, c_unbuildable[k].prefix))
-			return c_unbuildable[k].why;
-	return NULL;
-}
-
-/* The config that compiles path, or NULL when none can. */
-static const char *c_config_for(const char *path)
-{
-	if (c_unbuildable_why(path))
-		return NULL;
 	for (size_t k = 0; k < G_N_ELEMENTS(c_config_map); k++)
 		if (g_str_has_prefix(path, c_config_map[k].prefix))
-			return c_config_map[k].name;
-	return "c-binder";
+			return (int)k;
+	return -1;
 }
 
-/* "FILE: WHY; ..." for the touched files no config compiles, or NULL. */
-static char *unbuildable_touched(const struct check_ctx *ctx)
+/* The config that compiles path. */
+static const char *c_config_for(const char *path)
 {
-	GString *s = g_string_new(NULL);
+	int k = c_config_row(path);
 
-	for (guint i = 0; i < ctx->touched->len; i++) {
-		const char *p = ctx->touched->pdata[i];
-		const char *why = c_unbuildable_why(p);
+	return k < 0 ? "c-binder" : c_config_map[k].name;
+}
 
-		if (why)
-			g_string_append_printf(s, "%s%s: %s", s->len ? "; " : "",
-					       p, why);
+/*
+ * A c-cross-* fragment's "# kseries-cross: ARCH CROSS_COMPILE PACKAGE"
+ * line, the rules of kernel/lib.sh's ks_cross (which checks the ARCH
+ * against the tree too).
+ */
+struct cross_toolchain {
+	char *arch;	/* make's ARCH= */
+	char *prefix;	/* CROSS_COMPILE=, e.g. "mips-linux-gnu-" */
+	char *package;	/* the Debian package with PREFIXgcc */
+};
+
+static bool word_of(const char *w, const char *alphabet, size_t max)
+{
+	size_t n = strlen(w);
+
+	return n && n <= max && strspn(w, alphabet) == n;
+}
+
+#define CROSS_LOWER "abcdefghijklmnopqrstuvwxyz0123456789"
+
+static bool cross_prefix_ok(const char *c)
+{
+	size_t n = strlen(c);
+
+	/* word-word-...-: no '/', no "--", no leading '-' */
+	return word_of(c, CROSS_LOWER "_-", 64) && c[0] != '-' &&
+	       c[n - 1] == '-' && !strstr(c, "--");
+}
+
+static bool cross_package_ok(const char *p)
+{
+	return word_of(p, CROSS_LOWER "+.-", 64) && strlen(p) >= 2 &&
+	       strchr(CROSS_LOWER, p[0]);
+}
+
+/* One line into why (a value shown with odd bytes as '?'). */
+static void cross_bad(GString *why, const char *config, const char *what,
+		      const char *value)
+{
+	g_string_printf(why, "kernel/%s.config: bad %s '", config, what);
+	for (const char *v = value; *v; v++)
+		g_string_append_c(why, g_ascii_isgraph(*v) ? *v : '?');
+	g_string_append_c(why, '\'');
+}
+
+static void cross_toolchain_release(struct cross_toolchain *tc)
+{
+	g_free(tc->arch);
+	g_free(tc->prefix);
+	g_free(tc->package);
+	memset(tc, 0, sizeof(*tc));
+}
+
+/* Reads config's line into tc: 0, or -1 with why set (one line). */
+static int cross_toolchain_read(const struct check_ctx *ctx,
+				const char *config, struct cross_toolchain *tc,
+				GString *why)
+{
+	char *file = g_strconcat(config, ".config", NULL);
+	char *path = g_build_filename(ctx->kernel_dir, file, NULL);
+	char *buf = NULL, **lines = NULL, **w = NULL;
+	const char *line = NULL;
+	size_t len;
+	int n = 0, ret = -1;
+
+	memset(tc, 0, sizeof(*tc));
+	if (read_file(path, 1 << 20, &buf, &len) < 0) {
+		g_string_printf(why, "cannot read kernel/%s", file);
+		goto out;
 	}
-	return g_string_free(s, !s->len);
+	lines = g_strsplit(buf, "\n", -1);
+	for (char **l = lines; *l; l++)
+		if (g_str_has_prefix(*l, "# kseries-cross:") && n++ == 0)
+			line = *l + strlen("# kseries-cross:");
+	if (n != 1) {
+		g_string_printf(why, "kernel/%s has %d '# kseries-cross: ARCH CROSS_COMPILE PACKAGE' lines: want one",
+				file, n);
+		goto out;
+	}
+	w = g_strsplit_set(line, " \t", -1);
+	{
+		const char *v[4] = { NULL };
+		int k = 0;
+
+		for (char **x = w; *x; x++)
+			if (**x && k < 4)
+				v[k++] = *x;
+		if (!v[0] || !word_of(v[0], CROSS_LOWER "_", 32) ||
+		    !g_ascii_islower(v[0][0]))
+			cross_bad(why, config, "ARCH", v[0] ? v[0] : "");
+		else if (!v[1] || !cross_prefix_ok(v[1]))
+			cross_bad(why, config, "CROSS_COMPILE", v[1] ? v[1] : "");
+		else if (!v[2] || !cross_package_ok(v[2]) || v[3])
+			cross_bad(why, config, "PACKAGE", v[2] ? v[2] : "");
+		else {
+			tc->arch = g_strdup(v[0]);
+			tc->prefix = g_strdup(v[1]);
+			tc->package = g_strdup(v[2]);
+			ret = 0;
+		}
+	}
+out:
+	g_strfreev(w);
+	g_strfreev(lines);
+	g_free(buf);
+	g_free(path);
+	g_free(file);
+	return ret;
 }
 
 GPtrArray *stage_build_targets(const struct check_ctx *ctx, const char *config)
@@ -159,20 +263,71 @@ struct build_config {
 	bool kunit;		/* through kernel/kunit-run --build-only */
 };
 
-static GArray *configs_for(struct check_ctx *ctx)
+/*
+ * The cross config's compiler, when installed: 1. When it is not: 0, and
+ * "FILE (WHY): GCC is not installed (Debian package P)" for each touched
+ * FILE it builds, appended to missing, the first such compiler in *tool.
+ * -1 for a bad fragment, why saying what is wrong.
+ */
+static int cross_usable(const struct check_ctx *ctx, const char *config,
+			GString *missing, char **tool, GString *why)
+{
+	struct cross_toolchain tc;
+	char *gcc;
+	int ret;
+
+	if (cross_toolchain_read(ctx, config, &tc, why) < 0)
+		return -1;
+	gcc = g_strconcat(tc.prefix, "gcc", NULL);
+	ret = have_program(gcc);
+	for (guint i = 0; !ret && i < ctx->touched->len; i++) {
+		const char *p = ctx->touched->pdata[i];
+		int k = c_config_row(p);
+
+		if (k < 0 || strcmp(c_config_map[k].name, config))
+			continue;
+		g_string_append_printf(missing, "%s%s (%s): %s is not installed (Debian package %s)",
+				       missing->len ? "; " : "", p,
+				       c_config_map[k].why, gcc, tc.package);
+	}
+	if (!ret && !*tool)
+		*tool = g_strdup(gcc);
+	g_free(gcc);
+	cross_toolchain_release(&tc);
+	return ret;
+}
+
+/*
+ * The configs to build (the host's, the cross configs whose compiler is
+ * installed, rust-binder, the KUnit kernel); the touched files of the
+ * others in missing (cross_usable()). NULL, why set, on a bad fragment.
+ */
+static GArray *configs_for(struct check_ctx *ctx, GString *missing,
+			   char **tool, GString *why)
 {
 	GArray *c = g_array_new(FALSE, TRUE, sizeof(struct build_config));
 	struct build_config bc = { .name = stage_kunit_config_for(ctx, true),
 				   .kunit = true };
 	static const struct build_config rb = { "rust-binder", false };
+	static const char *const *const lists[] = { stage_c_configs,
+						    c_cross_configs };
 
-	for (const char *const *n = stage_c_configs; *n; n++) {
-		GPtrArray *t = stage_build_targets(ctx, *n);
-		struct build_config cb = { *n, false };
+	for (size_t l = 0; l < G_N_ELEMENTS(lists); l++) {
+		for (const char *const *n = lists[l]; *n; n++) {
+			GPtrArray *t = stage_build_targets(ctx, *n);
+			struct build_config cb = { *n, false };
+			int use = t->len ? 1 : 0;
 
-		if (t->len)
-			g_array_append_val(c, cb);
-		g_ptr_array_unref(t);
+			g_ptr_array_unref(t);
+			if (use && lists[l] == c_cross_configs)
+				use = cross_usable(ctx, *n, missing, tool, why);
+			if (use < 0) {
+				g_array_unref(c);
+				return NULL;
+			}
+			if (use)
+				g_array_append_val(c, cb);
+		}
 	}
 	for (guint i = 0; i < ctx->touched->len; i++) {
 		if (g_str_has_prefix(ctx->touched->pdata[i],
@@ -293,18 +448,22 @@ static const struct stage_tool build_tools[] = {
 
 static void build_run(struct check_ctx *ctx, struct stage_result *r)
 {
-	GArray *configs = configs_for(ctx);
 	GString *log = g_string_new(NULL), *names = g_string_new(NULL);
+	GString *missing = g_string_new(NULL), *why = g_string_new(NULL);
+	char *tool = NULL;
+	GArray *configs = configs_for(ctx, missing, &tool, why);
 	unsigned builds = 0, failed = 0;
-	char *arch_only = unbuildable_touched(ctx);
 
+	if (!configs) {
+		stage_fail(r, "%s", why->str);
+		goto out;
+	}
 	if (!configs->len) {
-		char *why = arch_only ?
-			g_strdup_printf("no x86_64 config builds %s", arch_only) :
-			g_strdup("the series touches no kernel object this workbench builds");
-
-		stage_skip(r, why);
-		g_free(why);
+		/* a cross compiler is missing: said, and not cached */
+		if (tool)
+			stage_tool_missing(r, tool, missing->str);
+		else
+			stage_skip(r, "the series touches no kernel object this workbench builds");
 		goto out;
 	}
 	if (!stage_has_script(ctx->kernel_dir, "kbuild") ||
@@ -353,17 +512,27 @@ static void build_run(struct check_ctx *ctx, struct stage_result *r)
 	else if (failed)
 		stage_summary(r, "%u of %u builds fail (%s; every patch)", failed,
 			    builds, names->str);
-	else
-		stage_summary(r, "%u builds (%s; every patch)%s%s", builds,
-			      names->str, arch_only ? "; not built: " : "",
-			      arch_only ? arch_only : "");
+	else if (tool) {
+		stage_summary(r, "%u builds (%s; every patch); not built: %s (not cached: the next check builds them)",
+			      builds, names->str, missing->str);
+		/* what was not built is checked again next time */
+		g_free(r->missing);
+		r->missing = g_strdup(tool);
+	} else
+		stage_summary(r, "%u builds (%s; every patch)", builds,
+			      names->str);
 out:
 	stage_save_log(ctx, r, log->str, log->len);
 	g_string_free(log, TRUE);
 	g_string_free(names, TRUE);
-	g_array_unref(configs);
-	g_free(arch_only);
+	g_string_free(missing, TRUE);
+	g_string_free(why, TRUE);
+	g_free(tool);
+	if (configs)
+		g_array_unref(configs);
 }
+
+
 
 void stage_build(struct check_ctx *ctx, struct stage_result *r)
 {
