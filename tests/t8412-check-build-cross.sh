@@ -19,19 +19,25 @@ export GIT_AUTHOR_NAME="Sam Sender" GIT_AUTHOR_EMAIL=sam@example.org
 test_sender
 SOB='Signed-off-by: Sam Sender <sam@example.org>'
 
-# touched file | the config that must build it
-MAP='drivers/usb/gadget/udc/bcm63xx_udc.c c-cross-mips
-drivers/usb/gadget/udc/fsl_qe_udc.c c-cross-powerpc
-drivers/usb/gadget/udc/atmel_usba_udc.c c-cross-arm
-drivers/usb/gadget/udc/aspeed-vhub/core.c c-usb-drivers
-drivers/usb/gadget/udc/aspeed-vhub/epn.c c-usb-drivers
-drivers/usb/gadget/udc/aspeed_udc.c c-usb-drivers
-drivers/usb/gadget/udc/lpc32xx_udc.c c-usb-drivers
-drivers/block/amiflop.c c-cross-m68k
-drivers/block/swim.c c-cross-m68k
-drivers/block/swim3.c c-binder
-drivers/char/tpm/tpm_ibmvtpm.c c-cross-powerpc64
-drivers/char/tpm/tpm_tis.c c-binder'
+# touched file | the config that must build it | the target it adds
+# (a driver's header builds the driver's objects)
+MAP='drivers/usb/gadget/udc/bcm63xx_udc.c c-cross-mips drivers/usb/gadget/udc/bcm63xx_udc.o
+drivers/usb/gadget/udc/fsl_qe_udc.c c-cross-powerpc drivers/usb/gadget/udc/fsl_qe_udc.o
+drivers/usb/gadget/udc/fsl_qe_udc.h c-cross-powerpc drivers/usb/gadget/udc/fsl_qe_udc.o
+drivers/usb/gadget/udc/atmel_usba_udc.c c-cross-arm drivers/usb/gadget/udc/atmel_usba_udc.o
+drivers/usb/gadget/udc/atmel_usba_udc.h c-cross-arm drivers/usb/gadget/udc/atmel_usba_udc.o
+drivers/usb/gadget/udc/aspeed-vhub/core.c c-usb-drivers drivers/usb/gadget/udc/aspeed-vhub/core.o
+drivers/usb/gadget/udc/aspeed-vhub/epn.c c-usb-drivers drivers/usb/gadget/udc/aspeed-vhub/epn.o
+drivers/usb/gadget/udc/aspeed-vhub/vhub.h c-usb-drivers drivers/usb/gadget/udc/aspeed-vhub/
+drivers/usb/gadget/udc/aspeed_udc.c c-usb-drivers drivers/usb/gadget/udc/aspeed_udc.o
+drivers/usb/gadget/udc/lpc32xx_udc.c c-usb-drivers drivers/usb/gadget/udc/lpc32xx_udc.o
+drivers/block/amiflop.c c-cross-m68k drivers/block/amiflop.o
+drivers/block/swim.c c-cross-m68k drivers/block/swim.o
+drivers/block/swim_asm.S c-cross-m68k drivers/block/swim_asm.o
+drivers/block/swim3.c c-binder drivers/block/swim3.o
+drivers/char/tpm/tpm_ibmvtpm.c c-cross-powerpc64 drivers/char/tpm/tpm_ibmvtpm.o
+drivers/char/tpm/tpm_ibmvtpm.h c-cross-powerpc64 drivers/char/tpm/tpm_ibmvtpm.o
+drivers/char/tpm/tpm_tis.c c-binder drivers/char/tpm/tpm_tis.o'
 CROSS='c-cross-mips c-cross-powerpc c-cross-powerpc64 c-cross-m68k c-cross-arm'
 
 # the kseries-cross line of kernel/CONFIG.config: "ARCH PREFIX PACKAGE"
@@ -77,7 +83,7 @@ kstub_fragments() {
 
 test_expect_success 'setup: a base with every mapped file, the fragments beside the stubs' '
 	git init -q -b master "$BASE" &&
-	echo "$MAP" | while read -r f c; do
+	echo "$MAP" | while read -r f c o; do
 		test_commit_file "$BASE" $f "int a;" "add $f" || exit 1
 	done &&
 	git -C "$BASE" tag v7.2.13 &&
@@ -105,15 +111,17 @@ test_expect_success 'fragments: one kseries-base and one kseries-cross line each
 test_expect_success 'build: every touched file with the config that compiles it, each config its own objects' '
 	PATH=$WITH stub_check all --stage build >out 2>err &&
 	cat out &&
-	# seven configs (c-binder, c-usb-drivers, five cross), twelve patches
-	grep " build .*pass.*84 builds (c-binder, c-usb-drivers, c-cross-mips, c-cross-powerpc, c-cross-powerpc64, c-cross-m68k, c-cross-arm; every patch)" out &&
-	echo "$MAP" | while read -r f c; do
-		o=${f%.c}.o &&
-		grep -q "^kbuild .* $c [^ ]* .*$o" ran || { echo "$o not built with $c"; exit 1; }
-		grep "^kbuild .* $o" ran | grep -v " $c " && { echo "$o built with another config"; exit 1; }
+	# seven configs (c-binder, c-usb-drivers, five cross), 17 patches
+	grep " build .*pass.*119 builds (c-binder, c-usb-drivers, c-cross-mips, c-cross-powerpc, c-cross-powerpc64, c-cross-m68k, c-cross-arm; every patch)" out &&
+	echo "$MAP" | while read -r f c o; do
+		grep -q "^kbuild .* $c [^ ]* .*$o\( \|$\)" ran || { echo "$o not built with $c"; exit 1; }
+		grep " $o\( \|$\)" ran | grep -v " $c " && { echo "$o built with another config"; exit 1; }
 		:
 	done &&
-	test "$(grep -c "^kbuild " ran)" = 84
+	test "$(grep -c "^kbuild " ran)" = 119 &&
+	# each target once in a build
+	grep "^kbuild .* c-cross-arm " ran | head -n 1 | tr " " "\n" | grep -c "atmel_usba_udc.o" >n &&
+	echo 1 >want && test_cmp want n
 '
 
 test_expect_success 'no cross gcc in PATH: skipped naming the package, not cached, kbuild not run' '

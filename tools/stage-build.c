@@ -55,26 +55,34 @@ static const struct {
 	const char *prefix;
 	const char *name;
 	const char *why;	/* c-cross-*: why x86_64 cannot build it */
+	const char *other;	/* what a touched file not .c builds, or NULL */
 } c_config_map[] = {
 	{ "drivers/usb/gadget/udc/bcm63xx_udc.c", "c-cross-mips",
-	  "depends on BCM63XX (MIPS)" },
-	{ "drivers/usb/gadget/udc/fsl_qe_udc.c", "c-cross-powerpc",
-	  "depends on FSL_SOC (PowerPC) and !64BIT" },
-	{ "drivers/usb/gadget/udc/atmel_usba_udc.c", "c-cross-arm",
-	  "depends on ARCH_AT91 (ARM)" },
+	  "depends on BCM63XX (MIPS)", NULL },
+	{ "drivers/usb/gadget/udc/fsl_qe_udc.", "c-cross-powerpc",
+	  "depends on FSL_SOC (PowerPC) and !64BIT",
+	  "drivers/usb/gadget/udc/fsl_qe_udc.o" },
+	{ "drivers/usb/gadget/udc/atmel_usba_udc.", "c-cross-arm",
+	  "depends on ARCH_AT91 (ARM)",
+	  "drivers/usb/gadget/udc/atmel_usba_udc.o" },
 	/* ARCH_ASPEED || COMPILE_TEST, ARCH_LPC32XX || COMPILE_TEST */
-	{ "drivers/usb/gadget/udc/aspeed-vhub/", "c-usb-drivers", NULL },
-	{ "drivers/usb/gadget/udc/aspeed_udc.c", "c-usb-drivers", NULL },
-	{ "drivers/usb/gadget/udc/lpc32xx_udc.c", "c-usb-drivers", NULL },
-	{ "drivers/usb/gadget/udc/max3420_udc.c", "c-usb-drivers", NULL },
-	{ "drivers/usb/gadget/", "c-usb-gadget", NULL },
-	{ "drivers/usb/host/max3421-hcd.c", "c-usb-drivers", NULL },
-	{ "drivers/usb/fotg210/", "c-usb-drivers", NULL },
-	{ "drivers/usb/chipidea/", "c-usb-drivers", NULL },
-	{ "drivers/block/amiflop.c", "c-cross-m68k", "depends on AMIGA (m68k)" },
-	{ "drivers/block/swim.c", "c-cross-m68k", "depends on MAC (m68k)" },
-	{ "drivers/char/tpm/tpm_ibmvtpm.c", "c-cross-powerpc64",
-	  "depends on PPC_PSERIES (64-bit PowerPC)" },
+	{ "drivers/usb/gadget/udc/aspeed-vhub/", "c-usb-drivers", NULL,
+	  "drivers/usb/gadget/udc/aspeed-vhub/" },
+	{ "drivers/usb/gadget/udc/aspeed_udc.c", "c-usb-drivers", NULL, NULL },
+	{ "drivers/usb/gadget/udc/lpc32xx_udc.c", "c-usb-drivers", NULL, NULL },
+	{ "drivers/usb/gadget/udc/max3420_udc.c", "c-usb-drivers", NULL, NULL },
+	{ "drivers/usb/gadget/", "c-usb-gadget", NULL, NULL },
+	{ "drivers/usb/host/max3421-hcd.c", "c-usb-drivers", NULL, NULL },
+	{ "drivers/usb/fotg210/", "c-usb-drivers", NULL, NULL },
+	{ "drivers/usb/chipidea/", "c-usb-drivers", NULL, NULL },
+	{ "drivers/block/amiflop.c", "c-cross-m68k", "depends on AMIGA (m68k)",
+	  NULL },
+	{ "drivers/block/swim.c", "c-cross-m68k", "depends on MAC (m68k)", NULL },
+	{ "drivers/block/swim_asm.S", "c-cross-m68k", "depends on MAC (m68k)",
+	  "drivers/block/swim_asm.o" },
+	{ "drivers/char/tpm/tpm_ibmvtpm.", "c-cross-powerpc64",
+	  "depends on PPC_PSERIES (64-bit PowerPC)",
+	  "drivers/char/tpm/tpm_ibmvtpm.o" },
 };
 
 const char *const stage_c_configs[] = { "c-binder", "c-usb-gadget",
@@ -221,8 +229,9 @@ GPtrArray *stage_build_targets(const struct check_ctx *ctx, const char *config)
 	for (guint i = 0; i < ctx->touched->len; i++) {
 		const char *p = ctx->touched->pdata[i];
 		const char *c = c_config_for(p);
+		int k = c_config_row(p);
 
-		if (!rust && (!c || strcmp(c, config)))
+		if (!rust && strcmp(c, config))
 			continue;
 		if (rust) {
 			if (g_str_has_prefix(p, "drivers/android/binder/") ||
@@ -236,7 +245,10 @@ GPtrArray *stage_build_targets(const struct check_ctx *ctx, const char *config)
 		    g_str_has_prefix(p, "tools/") ||
 		    g_str_has_prefix(p, "Documentation/"))
 			continue;
-		if (g_str_has_suffix(p, ".c") &&
+		/* a driver's header (or assembly): the objects that use it */
+		if (!g_str_has_suffix(p, ".c") && k >= 0 && c_config_map[k].other)
+			g_ptr_array_add(t, g_strdup(c_config_map[k].other));
+		else if (g_str_has_suffix(p, ".c") &&
 		    !g_str_has_prefix(p, "drivers/android/tests/") &&
 		    !strstr(p, "test-ww_mutex"))
 			g_ptr_array_add(t, g_strdup_printf("%.*s.o",
