@@ -365,6 +365,49 @@ def no_function(data):
     return True
 
 
+# Attribute macros that take arguments and may come before or after a
+# declarator: never the name of the function declared.
+ATTR_MACROS = frozenset(['__attribute__', '__printf', '__scanf', '__section', '__aligned',
+                         '__alias', '__malloc', '__alloc_size', '__must_hold', '__releases',
+                         '__acquires', '__diagnose_as', '__assume_aligned', '__cond_acquires',
+                         '__no_sanitize_address', '__counted_by', 'asm', '__asm__'])
+# keywords and the attribute itself; an all-capitals name is a macro's
+NOT_NAMES = frozenset(['if', 'while', 'for', 'switch', 'return', 'sizeof', 'defined',
+                       'typeof', '__noreturn'])
+_NORET_RE = re.compile(rb'\b__noreturn\b')
+_COMMENT_RE = re.compile(r'/\*.*?(?:\*/|\Z)|//[^\n]*', re.S)
+_DECL_NAME_RE = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
+
+
+def noreturn_names(data):
+    """The functions DATA declares or defines `__noreturn` (panic(),
+    vpanic(), do_exit(), make_task_dead()...): the declaration around each
+    __noreturn, from the previous ';', '}' or directive to the next ';' or
+    '{', comments blanked; its name is the first identifier before a '('
+    that is not an attribute macro (`__printf(1, 2) void panic(...) __noreturn __cold;`).
+    Macro definitions are not read."""
+    out = set()
+    if not _NORET_RE.search(data):
+        return out
+    text = _COMMENT_RE.sub(lambda m: re.sub(r'[^\n]', ' ', m.group()), data.decode('latin-1'))
+    for m in re.finditer(r'\b__noreturn\b', text):
+        a = max(text.rfind(';', 0, m.start()), text.rfind('}', 0, m.start()),
+                text.rfind('\n#', 0, m.start()))
+        line_start = text.rfind('\n', 0, m.start()) + 1
+        if text[line_start:m.start()].lstrip().startswith('#'):
+            continue        # a #define
+        ends = [i for i in (text.find(';', m.end()), text.find('{', m.end())) if i >= 0]
+        b = min(ends) if ends else len(text)
+        chunk = text[a + 1:b]
+        if '\\\n' in chunk:
+            continue        # inside a macro body
+        names = [n for n in _DECL_NAME_RE.findall(chunk)
+                 if n not in ATTR_MACROS and n not in NOT_NAMES and not n.isupper()]
+        if names:
+            out.add(names[0])
+    return out
+
+
 def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
     """Facts of each path (relative to ROOT): {path: facts}. Files already
     in the cache (same content, same rules) are not given to spatch, nor
@@ -373,6 +416,7 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
     number of files run, number skipped by the pre-scan)."""
     rid = rules_id(spatch)
     facts, blobs, todo, skipped = {}, {}, [], 0
+    noret = {}
     keep = set(keep)
     for p in paths:
         try:
@@ -381,6 +425,7 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
         except OSError as e:
             raise FactsError("cannot open '%s': %s" % (p, e.strerror))
         blobs[p] = blob_id(data)
+        noret[p] = noreturn_names(data)
         c = os.path.join(cache, 'files', rid, blobs[p][:2], blobs[p] + '.json') if cache else None
         if c and os.path.isfile(c):
             with open(c) as f:
@@ -404,6 +449,10 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
             b = blobs[p]
             atomic_write(os.path.join(cache, 'files', rid, b[:2], b + '.json'),
                          json.dumps(d, sort_keys=True))
+    # read from the source at each run (cheap), not cached in the facts
+    for p, names in noret.items():
+        if names:
+            facts[p]['noreturn'] = sorted(names)
     return facts, blobs, len(todo), skipped
 
 
@@ -537,6 +586,7 @@ class Graph:
         self.local = local = {}     # path -> {name: [node]}
         self.glob = glob = {}       # name -> [node]
         self.gfpfn = gfpfn = set()
+        self.noreturn = noret = set()   # __noreturn functions of the kernel
         self.nodes = nodes = []     # (path, start, end, name)
         self.members, self.inits = members, inits = {}, {}
         self.realms = realms = []   # node -> realm()
@@ -545,6 +595,8 @@ class Graph:
             d = facts[path]
             statics = set((n, int(l)) for (n, l) in d.get('static', []))
             gfpfn.update(d.get('gfpdefs', []))
+            if realm(path) == 'kernel':
+                noret.update(d.get('noreturn', []))
             rp = realm(path)
             for (a, b, n) in _functions(d):
                 node = len(nodes)
@@ -666,6 +718,7 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
     g = g or Graph(facts)
     nodes, glob, gfpfn, members_of, inits, resolve = (g.nodes, g.glob, g.gfpfn, g.members,
                                                       g.inits, g.resolve)
+    noret = g.noreturn
 
     direct = {}         # node -> chain
     # A call reaches a group of definitions (the alternatives its name
@@ -689,7 +742,8 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
 
     for node, (path, a, b, n) in enumerate(nodes):
         d = facts[path]
-        if sleepclass.NOT_SLEEP_RE.search(n) or n in gfpfn or n in sleepclass.CONDITIONAL:
+        if sleepclass.NOT_SLEEP_RE.search(n) or n in gfpfn or n in sleepclass.CONDITIONAL or \
+                n in noret:
             continue
         if _dropping(d, a, b):
             continue
@@ -703,7 +757,7 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
                 if node not in direct:
                     direct[node] = [[callee, loc]]
                 continue
-            if sleepclass.NOT_SLEEP_RE.search(callee) or callee in gfpfn:
+            if sleepclass.NOT_SLEEP_RE.search(callee) or callee in gfpfn or callee in noret:
                 continue
             call(node, ((t, ()) for t in resolve(path, callee)), [[callee, loc]])
         for (line, t, m, fld) in d.get('ocalls', []):
