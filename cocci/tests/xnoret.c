@@ -6,11 +6,6 @@
  */
 #include "xnoret.h"
 
-struct xn {
-	spinlock_t lock;
-	struct mutex m;
-};
-
 static void xn_wait(struct xn *x)
 {
 	mutex_lock(&x->m);
@@ -28,6 +23,6 @@ void xn_use(struct xn *x, int bad)
 }
 /*
  * check-output-start
-xnoret.c:26: sleeping call 'xn_wait' while holding 'x->lock' (taken at line 23) via 'xn_wait' -> 'mutex_lock'
+xnoret.c:21: sleeping call 'xn_wait' while holding 'x->lock' (taken at line 18) via 'xn_wait' -> 'mutex_lock'
  * check-output-end
  */
