@@ -433,8 +433,30 @@ add_clean(FN, F, pf)
 
 @reach exists@
 expression L;
-identifier LK : script:python() { RX2.match(str(LK)) is not None };
-identifier UL : script:python() { RX1.match(str(UL)) is not None };
+identifier LK = {raw_read_lock, raw_read_lock_bh, raw_read_lock_bh_nested,
+    raw_read_lock_irq, raw_read_lock_irq_nested, raw_read_lock_irqsave,
+    raw_read_lock_irqsave_nested, raw_read_lock_nested, raw_spin_lock,
+    raw_spin_lock_bh, raw_spin_lock_bh_nested, raw_spin_lock_irq,
+    raw_spin_lock_irq_nested, raw_spin_lock_irqsave,
+    raw_spin_lock_irqsave_nested, raw_spin_lock_nested, raw_write_lock,
+    raw_write_lock_bh, raw_write_lock_bh_nested, raw_write_lock_irq,
+    raw_write_lock_irq_nested, raw_write_lock_irqsave,
+    raw_write_lock_irqsave_nested, raw_write_lock_nested, read_lock,
+    read_lock_bh, read_lock_bh_nested, read_lock_irq, read_lock_irq_nested,
+    read_lock_irqsave, read_lock_irqsave_nested, read_lock_nested,
+    spin_lock, spin_lock_bh, spin_lock_bh_nested, spin_lock_irq,
+    spin_lock_irq_nested, spin_lock_irqsave, spin_lock_irqsave_nested,
+    spin_lock_nested, write_lock, write_lock_bh, write_lock_bh_nested,
+    write_lock_irq, write_lock_irq_nested, write_lock_irqsave,
+    write_lock_irqsave_nested, write_lock_nested};
+identifier UL = {raw_read_unlock, raw_read_unlock_bh, raw_read_unlock_irq,
+    raw_read_unlock_irqrestore, raw_spin_unlock, raw_spin_unlock_bh,
+    raw_spin_unlock_irq, raw_spin_unlock_irqrestore, raw_write_unlock,
+    raw_write_unlock_bh, raw_write_unlock_irq, raw_write_unlock_irqrestore,
+    read_unlock, read_unlock_bh, read_unlock_irq, read_unlock_irqrestore,
+    spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqrestore,
+    write_unlock, write_unlock_bh, write_unlock_irq,
+    write_unlock_irqrestore};
 position p1, pu;
 @@
 LK@p1(L, ...)
@@ -451,8 +473,30 @@ REACH[k] = max(REACH.get(k, 0), max(int(q.line) for q in pu))
 @escape exists@
 identifier FN;
 expression L;
-identifier LK : script:python() { RX2.match(str(LK)) is not None };
-identifier UL : script:python() { RX1.match(str(UL)) is not None };
+identifier LK = {raw_read_lock, raw_read_lock_bh, raw_read_lock_bh_nested,
+    raw_read_lock_irq, raw_read_lock_irq_nested, raw_read_lock_irqsave,
+    raw_read_lock_irqsave_nested, raw_read_lock_nested, raw_spin_lock,
+    raw_spin_lock_bh, raw_spin_lock_bh_nested, raw_spin_lock_irq,
+    raw_spin_lock_irq_nested, raw_spin_lock_irqsave,
+    raw_spin_lock_irqsave_nested, raw_spin_lock_nested, raw_write_lock,
+    raw_write_lock_bh, raw_write_lock_bh_nested, raw_write_lock_irq,
+    raw_write_lock_irq_nested, raw_write_lock_irqsave,
+    raw_write_lock_irqsave_nested, raw_write_lock_nested, read_lock,
+    read_lock_bh, read_lock_bh_nested, read_lock_irq, read_lock_irq_nested,
+    read_lock_irqsave, read_lock_irqsave_nested, read_lock_nested,
+    spin_lock, spin_lock_bh, spin_lock_bh_nested, spin_lock_irq,
+    spin_lock_irq_nested, spin_lock_irqsave, spin_lock_irqsave_nested,
+    spin_lock_nested, write_lock, write_lock_bh, write_lock_bh_nested,
+    write_lock_irq, write_lock_irq_nested, write_lock_irqsave,
+    write_lock_irqsave_nested, write_lock_nested};
+identifier UL = {raw_read_unlock, raw_read_unlock_bh, raw_read_unlock_irq,
+    raw_read_unlock_irqrestore, raw_spin_unlock, raw_spin_unlock_bh,
+    raw_spin_unlock_irq, raw_spin_unlock_irqrestore, raw_write_unlock,
+    raw_write_unlock_bh, raw_write_unlock_irq, raw_write_unlock_irqrestore,
+    read_unlock, read_unlock_bh, read_unlock_irq, read_unlock_irqrestore,
+    spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqrestore,
+    write_unlock, write_unlock_bh, write_unlock_irq,
+    write_unlock_irqrestore};
 position p1;
 @@
 FN(...) {
@@ -467,8 +511,19 @@ p1 << escape.p1;
 ESCAPE.add((p1[0].file, int(p1[0].line)))
 
 @wide@
-identifier TL : script:python() { RX3.match(str(TL)) is not None };
-identifier G : script:python() { RX4.match(str(G)) is not None };
+identifier TL = {raw_read_trylock, raw_read_trylock_bh,
+    raw_read_trylock_irq, raw_read_trylock_irqsave, raw_spin_trylock,
+    raw_spin_trylock_bh, raw_spin_trylock_irq, raw_spin_trylock_irqsave,
+    raw_write_trylock, raw_write_trylock_bh, raw_write_trylock_irq,
+    raw_write_trylock_irqsave, read_trylock, read_trylock_bh,
+    read_trylock_irq, read_trylock_irqsave, spin_trylock, spin_trylock_bh,
+    spin_trylock_irq, spin_trylock_irqsave, write_trylock, write_trylock_bh,
+    write_trylock_irq, write_trylock_irqsave};
+identifier G = {raw_spinlock, raw_spinlock_bh, raw_spinlock_irq,
+    raw_spinlock_irqsave, raw_spinlock_nested, read_lock, read_lock_bh,
+    read_lock_irq, read_lock_irqsave, spinlock, spinlock_bh, spinlock_irq,
+    spinlock_irqsave, spinlock_nested, write_lock, write_lock_bh,
+    write_lock_irq, write_lock_irqsave};
 expression L;
 position p1;
 @@
@@ -485,7 +540,11 @@ WIDE.add((p1[0].file, int(p1[0].line)))
 
 @widescoped@
 iterator name scoped_guard;
-identifier G : script:python() { RX4.match(str(G)) is not None };
+identifier G = {raw_spinlock, raw_spinlock_bh, raw_spinlock_irq,
+    raw_spinlock_irqsave, raw_spinlock_nested, read_lock, read_lock_bh,
+    read_lock_irq, read_lock_irqsave, spinlock, spinlock_bh, spinlock_irq,
+    spinlock_irqsave, spinlock_nested, write_lock, write_lock_bh,
+    write_lock_irq, write_lock_irqsave};
 expression L;
 statement S;
 position p1;
@@ -504,8 +563,30 @@ WIDE.add((p1[0].file, int(p1[0].line)))
 expression L : script:python() { ALIAS_RX.match(squash(str(L))) is None };
 expression E2;
 identifier F : script:python() { interesting(F) };
-identifier LK : script:python() { RX2.match(str(LK)) is not None };
-identifier UL : script:python() { RX1.match(str(UL)) is not None };
+identifier LK = {raw_read_lock, raw_read_lock_bh, raw_read_lock_bh_nested,
+    raw_read_lock_irq, raw_read_lock_irq_nested, raw_read_lock_irqsave,
+    raw_read_lock_irqsave_nested, raw_read_lock_nested, raw_spin_lock,
+    raw_spin_lock_bh, raw_spin_lock_bh_nested, raw_spin_lock_irq,
+    raw_spin_lock_irq_nested, raw_spin_lock_irqsave,
+    raw_spin_lock_irqsave_nested, raw_spin_lock_nested, raw_write_lock,
+    raw_write_lock_bh, raw_write_lock_bh_nested, raw_write_lock_irq,
+    raw_write_lock_irq_nested, raw_write_lock_irqsave,
+    raw_write_lock_irqsave_nested, raw_write_lock_nested, read_lock,
+    read_lock_bh, read_lock_bh_nested, read_lock_irq, read_lock_irq_nested,
+    read_lock_irqsave, read_lock_irqsave_nested, read_lock_nested,
+    spin_lock, spin_lock_bh, spin_lock_bh_nested, spin_lock_irq,
+    spin_lock_irq_nested, spin_lock_irqsave, spin_lock_irqsave_nested,
+    spin_lock_nested, write_lock, write_lock_bh, write_lock_bh_nested,
+    write_lock_irq, write_lock_irq_nested, write_lock_irqsave,
+    write_lock_irqsave_nested, write_lock_nested};
+identifier UL = {raw_read_unlock, raw_read_unlock_bh, raw_read_unlock_irq,
+    raw_read_unlock_irqrestore, raw_spin_unlock, raw_spin_unlock_bh,
+    raw_spin_unlock_irq, raw_spin_unlock_irqrestore, raw_write_unlock,
+    raw_write_unlock_bh, raw_write_unlock_irq, raw_write_unlock_irqrestore,
+    read_unlock, read_unlock_bh, read_unlock_irq, read_unlock_irqrestore,
+    spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqrestore,
+    write_unlock, write_unlock_bh, write_unlock_irq,
+    write_unlock_irqrestore};
 position p1, pl;
 position p2 : script:python() { in_window(p2) };
 @@
@@ -532,8 +613,30 @@ expression E;
 statement S;
 identifier F : script:python() { interesting(F) };
 identifier RH : script:python() { releaser(RH) };
-identifier LK : script:python() { RX2.match(str(LK)) is not None };
-identifier UL : script:python() { RX1.match(str(UL)) is not None };
+identifier LK = {raw_read_lock, raw_read_lock_bh, raw_read_lock_bh_nested,
+    raw_read_lock_irq, raw_read_lock_irq_nested, raw_read_lock_irqsave,
+    raw_read_lock_irqsave_nested, raw_read_lock_nested, raw_spin_lock,
+    raw_spin_lock_bh, raw_spin_lock_bh_nested, raw_spin_lock_irq,
+    raw_spin_lock_irq_nested, raw_spin_lock_irqsave,
+    raw_spin_lock_irqsave_nested, raw_spin_lock_nested, raw_write_lock,
+    raw_write_lock_bh, raw_write_lock_bh_nested, raw_write_lock_irq,
+    raw_write_lock_irq_nested, raw_write_lock_irqsave,
+    raw_write_lock_irqsave_nested, raw_write_lock_nested, read_lock,
+    read_lock_bh, read_lock_bh_nested, read_lock_irq, read_lock_irq_nested,
+    read_lock_irqsave, read_lock_irqsave_nested, read_lock_nested,
+    spin_lock, spin_lock_bh, spin_lock_bh_nested, spin_lock_irq,
+    spin_lock_irq_nested, spin_lock_irqsave, spin_lock_irqsave_nested,
+    spin_lock_nested, write_lock, write_lock_bh, write_lock_bh_nested,
+    write_lock_irq, write_lock_irq_nested, write_lock_irqsave,
+    write_lock_irqsave_nested, write_lock_nested};
+identifier UL = {raw_read_unlock, raw_read_unlock_bh, raw_read_unlock_irq,
+    raw_read_unlock_irqrestore, raw_spin_unlock, raw_spin_unlock_bh,
+    raw_spin_unlock_irq, raw_spin_unlock_irqrestore, raw_write_unlock,
+    raw_write_unlock_bh, raw_write_unlock_irq, raw_write_unlock_irqrestore,
+    read_unlock, read_unlock_bh, read_unlock_irq, read_unlock_irqrestore,
+    spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqrestore,
+    write_unlock, write_unlock_bh, write_unlock_irq,
+    write_unlock_irqrestore};
 position p1, pl;
 position p2 : script:python() { in_window(p2) };
 @@
@@ -557,8 +660,30 @@ expression E;
 statement S;
 identifier F : script:python() { interesting(F) };
 identifier RH : script:python() { releaser(RH) };
-identifier LK : script:python() { RX2.match(str(LK)) is not None };
-identifier UL : script:python() { RX1.match(str(UL)) is not None };
+identifier LK = {raw_read_lock, raw_read_lock_bh, raw_read_lock_bh_nested,
+    raw_read_lock_irq, raw_read_lock_irq_nested, raw_read_lock_irqsave,
+    raw_read_lock_irqsave_nested, raw_read_lock_nested, raw_spin_lock,
+    raw_spin_lock_bh, raw_spin_lock_bh_nested, raw_spin_lock_irq,
+    raw_spin_lock_irq_nested, raw_spin_lock_irqsave,
+    raw_spin_lock_irqsave_nested, raw_spin_lock_nested, raw_write_lock,
+    raw_write_lock_bh, raw_write_lock_bh_nested, raw_write_lock_irq,
+    raw_write_lock_irq_nested, raw_write_lock_irqsave,
+    raw_write_lock_irqsave_nested, raw_write_lock_nested, read_lock,
+    read_lock_bh, read_lock_bh_nested, read_lock_irq, read_lock_irq_nested,
+    read_lock_irqsave, read_lock_irqsave_nested, read_lock_nested,
+    spin_lock, spin_lock_bh, spin_lock_bh_nested, spin_lock_irq,
+    spin_lock_irq_nested, spin_lock_irqsave, spin_lock_irqsave_nested,
+    spin_lock_nested, write_lock, write_lock_bh, write_lock_bh_nested,
+    write_lock_irq, write_lock_irq_nested, write_lock_irqsave,
+    write_lock_irqsave_nested, write_lock_nested};
+identifier UL = {raw_read_unlock, raw_read_unlock_bh, raw_read_unlock_irq,
+    raw_read_unlock_irqrestore, raw_spin_unlock, raw_spin_unlock_bh,
+    raw_spin_unlock_irq, raw_spin_unlock_irqrestore, raw_write_unlock,
+    raw_write_unlock_bh, raw_write_unlock_irq, raw_write_unlock_irqrestore,
+    read_unlock, read_unlock_bh, read_unlock_irq, read_unlock_irqrestore,
+    spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqrestore,
+    write_unlock, write_unlock_bh, write_unlock_irq,
+    write_unlock_irqrestore};
 position p1, pl;
 position p2 : script:python() { in_window(p2) };
 @@
@@ -586,8 +711,22 @@ add_region('lock', None, '%s->%s' % (X, FLD), p1, F, p2)
 @tryregion exists@
 expression L;
 identifier F : script:python() { interesting(F) };
-identifier TL : script:python() { RX3.match(str(TL)) is not None };
-identifier UL : script:python() { RX1.match(str(UL)) is not None };
+identifier TL = {raw_read_trylock, raw_read_trylock_bh,
+    raw_read_trylock_irq, raw_read_trylock_irqsave, raw_spin_trylock,
+    raw_spin_trylock_bh, raw_spin_trylock_irq, raw_spin_trylock_irqsave,
+    raw_write_trylock, raw_write_trylock_bh, raw_write_trylock_irq,
+    raw_write_trylock_irqsave, read_trylock, read_trylock_bh,
+    read_trylock_irq, read_trylock_irqsave, spin_trylock, spin_trylock_bh,
+    spin_trylock_irq, spin_trylock_irqsave, write_trylock, write_trylock_bh,
+    write_trylock_irq, write_trylock_irqsave};
+identifier UL = {raw_read_unlock, raw_read_unlock_bh, raw_read_unlock_irq,
+    raw_read_unlock_irqrestore, raw_spin_unlock, raw_spin_unlock_bh,
+    raw_spin_unlock_irq, raw_spin_unlock_irqrestore, raw_write_unlock,
+    raw_write_unlock_bh, raw_write_unlock_irq, raw_write_unlock_irqrestore,
+    read_unlock, read_unlock_bh, read_unlock_irq, read_unlock_irqrestore,
+    spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqrestore,
+    write_unlock, write_unlock_bh, write_unlock_irq,
+    write_unlock_irqrestore};
 position p1, pl;
 position p2 : script:python() { in_window(p2) };
 statement S;
@@ -621,7 +760,11 @@ add_region('trylock', pl, L, p1, F, p2)
 @guardregion exists@
 expression L;
 identifier F : script:python() { interesting(F) };
-identifier G : script:python() { RX4.match(str(G)) is not None };
+identifier G = {raw_spinlock, raw_spinlock_bh, raw_spinlock_irq,
+    raw_spinlock_irqsave, raw_spinlock_nested, read_lock, read_lock_bh,
+    read_lock_irq, read_lock_irqsave, spinlock, spinlock_bh, spinlock_irq,
+    spinlock_irqsave, spinlock_nested, write_lock, write_lock_bh,
+    write_lock_irq, write_lock_irqsave};
 position p1, pl;
 position p2 : script:python() { in_window(p2) };
 @@
@@ -638,7 +781,11 @@ add_region('guard', pl, L, p1, F, p2)
 // the guard ends its scope. No match: the guard is at function level.
 @guardblock exists@
 expression L;
-identifier G : script:python() { RX4.match(str(G)) is not None };
+identifier G = {raw_spinlock, raw_spinlock_bh, raw_spinlock_irq,
+    raw_spinlock_irqsave, raw_spinlock_nested, read_lock, read_lock_bh,
+    read_lock_irq, read_lock_irqsave, spinlock, spinlock_bh, spinlock_irq,
+    spinlock_irqsave, spinlock_nested, write_lock, write_lock_bh,
+    write_lock_irq, write_lock_irqsave};
 position p1, pe;
 @@
 {
@@ -657,7 +804,11 @@ GUARD_END.setdefault((p1[0].file, int(p1[0].line), int(p1[0].column)), []).appen
 iterator name scoped_guard;
 expression L;
 identifier F : script:python() { interesting(F) };
-identifier G : script:python() { RX4.match(str(G)) is not None };
+identifier G = {raw_spinlock, raw_spinlock_bh, raw_spinlock_irq,
+    raw_spinlock_irqsave, raw_spinlock_nested, read_lock, read_lock_bh,
+    read_lock_irq, read_lock_irqsave, spinlock, spinlock_bh, spinlock_irq,
+    spinlock_irqsave, spinlock_nested, write_lock, write_lock_bh,
+    write_lock_irq, write_lock_irqsave};
 position p1, pl;
 position p2 : script:python() { in_window(p2) };
 @@

@@ -18,12 +18,22 @@ Cache layout (DIR is $KSERIES_CACHE/cocci-facts unless told otherwise):
                                    every (path, blob) of the set
 
 Resolution of a call by name from file P: a function of that name defined
-in P; else every definition in a header and every non-static one in a .c
-file (the union: some definition may sleep). A call through a struct
-member, E->fld(...) or E->m->fld(...), where spatch knows the struct type
-of E: the functions stored in that member of that struct type anywhere in
-the set (`.fld = fn` initializers, `E->fld = fn` assignments); never a
-guess from the member name alone. A function with a gfp_t parameter sleeps
+in P; else the definitions in the headers P includes; else those of .c
+files of P's own directory (its module); else every definition in a header
+and every non-static one in a .c file. Only definitions of P's part of the
+tree count (realm(): tools/, scripts/, usr/, samples/, arch/*/boot and
+other architectures' arch/ are programs or configurations of their own,
+never the definition a call from the kernel for ARCH reaches). When a call
+resolves to several definitions (alternatives for configurations: the
+!PREEMPT_RT spin_unlock() of spinlock.h and the PREEMPT_RT one of
+spinlock_rt.h), it sleeps only if every one of them may sleep: one
+configuration's sleeping alternative does not make the call a sleeper in
+the others. A call through a struct member, E->fld(...) or E->m->fld(...),
+where spatch knows the struct type of E: the functions stored in that
+member of that struct type anywhere in the set (`.fld = fn` initializers,
+`E->fld = fn` assignments); never a guess from the member name alone; it
+sleeps only if every function stored there may sleep (which one a call
+reaches is not known: bio.bi_end_io has hundreds). A function with a gfp_t parameter sleeps
 or not by its GFP argument (the rules' GFP check, at each call): it is not
 a sleeper through its body. A function whose first operation on some lock
 is an unlock runs with its caller holding that lock: never a sleeper here
@@ -355,6 +365,49 @@ def no_function(data):
     return True
 
 
+# Attribute macros that take arguments and may come before or after a
+# declarator: never the name of the function declared.
+ATTR_MACROS = frozenset(['__attribute__', '__printf', '__scanf', '__section', '__aligned',
+                         '__alias', '__malloc', '__alloc_size', '__must_hold', '__releases',
+                         '__acquires', '__diagnose_as', '__assume_aligned', '__cond_acquires',
+                         '__no_sanitize_address', '__counted_by', 'asm', '__asm__'])
+# keywords and the attribute itself; an all-capitals name is a macro's
+NOT_NAMES = frozenset(['if', 'while', 'for', 'switch', 'return', 'sizeof', 'defined',
+                       'typeof', '__noreturn'])
+_NORET_RE = re.compile(rb'\b__noreturn\b')
+_COMMENT_RE = re.compile(r'/\*.*?(?:\*/|\Z)|//[^\n]*', re.S)
+_DECL_NAME_RE = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
+
+
+def noreturn_names(data):
+    """The functions DATA declares or defines `__noreturn` (panic(),
+    vpanic(), do_exit(), make_task_dead()...): the declaration around each
+    __noreturn, from the previous ';', '}' or directive to the next ';' or
+    '{', comments blanked; its name is the first identifier before a '('
+    that is not an attribute macro (`__printf(1, 2) void panic(...) __noreturn __cold;`).
+    Macro definitions are not read."""
+    out = set()
+    if not _NORET_RE.search(data):
+        return out
+    text = _COMMENT_RE.sub(lambda m: re.sub(r'[^\n]', ' ', m.group()), data.decode('latin-1'))
+    for m in re.finditer(r'\b__noreturn\b', text):
+        a = max(text.rfind(';', 0, m.start()), text.rfind('}', 0, m.start()),
+                text.rfind('\n#', 0, m.start()))
+        line_start = text.rfind('\n', 0, m.start()) + 1
+        if text[line_start:m.start()].lstrip().startswith('#'):
+            continue        # a #define
+        ends = [i for i in (text.find(';', m.end()), text.find('{', m.end())) if i >= 0]
+        b = min(ends) if ends else len(text)
+        chunk = text[a + 1:b]
+        if '\\\n' in chunk:
+            continue        # inside a macro body
+        names = [n for n in _DECL_NAME_RE.findall(chunk)
+                 if n not in ATTR_MACROS and n not in NOT_NAMES and not n.isupper()]
+        if names:
+            out.add(names[0])
+    return out
+
+
 def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
     """Facts of each path (relative to ROOT): {path: facts}. Files already
     in the cache (same content, same rules) are not given to spatch, nor
@@ -363,6 +416,7 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
     number of files run, number skipped by the pre-scan)."""
     rid = rules_id(spatch)
     facts, blobs, todo, skipped = {}, {}, [], 0
+    noret = {}
     keep = set(keep)
     for p in paths:
         try:
@@ -371,6 +425,7 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
         except OSError as e:
             raise FactsError("cannot open '%s': %s" % (p, e.strerror))
         blobs[p] = blob_id(data)
+        noret[p] = noreturn_names(data)
         c = os.path.join(cache, 'files', rid, blobs[p][:2], blobs[p] + '.json') if cache else None
         if c and os.path.isfile(c):
             with open(c) as f:
@@ -394,6 +449,10 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
             b = blobs[p]
             atomic_write(os.path.join(cache, 'files', rid, b[:2], b + '.json'),
                          json.dumps(d, sort_keys=True))
+    # read from the source at each run (cheap), not cached in the facts
+    for p, names in noret.items():
+        if names:
+            facts[p]['noreturn'] = sorted(names)
     return facts, blobs, len(todo), skipped
 
 
@@ -466,6 +525,59 @@ def _releases(d, a, b):
     return any(o[0] == 'unlock' and o[-1] == 'unlock' for o in _ops(d, a, b).values())
 
 
+# The architecture whose kernel the calls are resolved for: a definition
+# under another architecture's arch/ directory never stands for a call from
+# generic code (KSERIES_COCCI_ARCH overrides it).
+ARCH = os.environ.get('KSERIES_COCCI_ARCH') or 'x86'
+# Top directories of programs that are not the kernel: host tools, user
+# space, build scripts, initramfs generation, documentation examples.
+HOST_TOPS = frozenset(['tools', 'scripts', 'usr', 'Documentation'])
+# Directories of arch/A/ that are programs of their own, linked apart from
+# the kernel: boot code and decompressor, real-mode trampoline, kexec
+# purgatory, host tools (arch/x86/tools).
+ARCH_PROGRAMS = frozenset(['boot', 'realmode', 'purgatory', 'tools'])
+
+
+def realm(path):
+    """The program or configuration a file of the tree belongs to:
+    'kernel' (generic code and arch/ARCH), 'arch:A' (another
+    architecture, arch/x86/um being UML's), 'boot:A' (arch/A/boot,
+    realmode, purgatory, tools), 'vdso' (a vdso directory: user space),
+    'samples' (modules and user programs outside the kernel proper), or
+    the top directory of a host program (tools, scripts, usr,
+    Documentation)."""
+    parts = path.split('/')
+    if len(parts) > 1 and parts[0] in HOST_TOPS:
+        return parts[0]
+    if 'vdso' in parts[:-1]:
+        return 'vdso'
+    if len(parts) > 1 and parts[0] == 'samples':
+        return 'samples'
+    if len(parts) > 2 and parts[0] == 'arch':
+        a = parts[1]
+        if parts[2] in ARCH_PROGRAMS:
+            return 'boot:' + a
+        if a == ARCH and parts[2] == 'um':
+            return 'arch:um'
+        return 'kernel' if a == ARCH else 'arch:' + a
+    return 'kernel'
+
+
+def visible(caller, target, target_path):
+    """A definition of realm TARGET can be what a call from realm CALLER
+    reaches: its own realm's; the kernel's from another architecture, UML
+    and samples (they call the kernel); a kernel header's inline from boot
+    code (it includes some). Host programs, user space and boot code define
+    kernel names (memcpy, clock_gettime, panic) for themselves alone."""
+    if caller == target:
+        return True
+    if target != 'kernel':
+        return False
+    if caller.startswith('arch:') or caller == 'samples':
+        return True
+    return caller.startswith('boot:') and target_path.endswith('.h')
+
+
 class Graph:
     """The definitions of a set of files, and how a call resolves."""
 
@@ -474,15 +586,22 @@ class Graph:
         self.local = local = {}     # path -> {name: [node]}
         self.glob = glob = {}       # name -> [node]
         self.gfpfn = gfpfn = set()
+        self.noreturn = noret = set()   # __noreturn functions of the kernel
         self.nodes = nodes = []     # (path, start, end, name)
         self.members, self.inits = members, inits = {}, {}
+        self.realms = realms = []   # node -> realm()
+        self._resolved = {}         # (path, name) -> resolve()
         for path in sorted(facts):
             d = facts[path]
             statics = set((n, int(l)) for (n, l) in d.get('static', []))
             gfpfn.update(d.get('gfpdefs', []))
+            if realm(path) == 'kernel':
+                noret.update(d.get('noreturn', []))
+            rp = realm(path)
             for (a, b, n) in _functions(d):
                 node = len(nodes)
                 nodes.append((path, a, b, n))
+                realms.append(rp)
                 local.setdefault(path, {}).setdefault(n, []).append(node)
                 if path.endswith('.h') or (n, a) not in statics:
                     glob.setdefault(n, []).append(node)
@@ -501,17 +620,32 @@ class Graph:
         return False
 
     def resolve(self, path, name):
-        """The definitions a call of NAME from PATH may reach: its own; else
-        those of the headers PATH includes, when one defines NAME (two
-        headers may have static inlines of the same name: ehci.h and
-        ohci.h's hc32_to_cpup()); else every header and non-static one."""
+        """The definitions a call of NAME from PATH may reach: its own; else,
+        of the definitions of PATH's realm (visible()), those of the headers
+        PATH includes, when one defines NAME (two headers may have static
+        inlines of the same name: ehci.h and ohci.h's hc32_to_cpup()); else
+        the non-static ones of PATH's directory (a module links its own
+        first); else every header and non-static one. A call sleeps only
+        if every definition returned may (closure())."""
         own = self.local.get(path, {}).get(name)
         if own:
             return own
+        key = (path, name)
+        r = self._resolved.get(key)
+        if r is not None:
+            return r
         cands = self.glob.get(name, [])
+        if cands:
+            rc = realm(path)
+            cands = [c for c in cands if visible(rc, self.realms[c], self.nodes[c][0])]
         inc = [c for c in cands
                if self.nodes[c][0].endswith('.h') and self.included(path, self.nodes[c][0])]
-        return inc or cands
+        if not inc:
+            d = os.path.dirname(path)
+            inc = [c for c in cands if not self.nodes[c][0].endswith('.h') and
+                   os.path.dirname(self.nodes[c][0]) == d]
+        r = self._resolved[key] = inc or cands
+        return r
 
     def releasers(self, path):
         """The functions of other files that PATH calls and that drop a lock
@@ -537,7 +671,8 @@ class Graph:
 
     def external(self, path, by_def):
         """{name: chain} for the functions of other files that PATH calls
-        and that may sleep (the shortest chain of the definitions reached)."""
+        and that may sleep: every definition the call reaches may (the
+        shortest chain of them)."""
         out = {}
         own = self.local.get(path, {})
         for c in self.facts.get(path, {}).get('calls', []):
@@ -547,7 +682,10 @@ class Graph:
             best = None
             for node in self.resolve(path, name):
                 chain = by_def.get(self.nodes[node][0], {}).get(name)
-                if chain is not None and (best is None or len(chain) < len(best)):
+                if chain is None:
+                    best = None     # one definition that does not sleep
+                    break
+                if best is None or len(chain) < len(best):
                     best = chain
             if best is not None:
                 out[name] = best
@@ -578,14 +716,34 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
     'TYPE.member' at the call, then the function stored there, at the
     initializer or assignment)."""
     g = g or Graph(facts)
-    nodes, glob, gfpfn, members, inits, resolve = (g.nodes, g.glob, g.gfpfn, g.members,
-                                                   g.inits, g.resolve)
+    nodes, glob, gfpfn, members_of, inits, resolve = (g.nodes, g.glob, g.gfpfn, g.members,
+                                                      g.inits, g.resolve)
+    noret = g.noreturn
 
     direct = {}         # node -> chain
-    edges = {}          # target node -> [(caller node, elems)]
+    # A call reaches a group of definitions (the alternatives its name
+    # resolves to, or the functions stored in an ops member): it sleeps
+    # when every member sleeps. members: group -> [(node, elems)], the
+    # elems put between the call and the member's chain (for an ops call,
+    # the function stored and where); callers: group -> [(caller node,
+    # elems of the call)].
+    gid, members, callers = {}, [], []
+
+    def call(node, targets, elems):
+        targets = tuple(t for t in targets if t[0] != node)
+        if not targets:
+            return
+        g = gid.get(targets)
+        if g is None:
+            g = gid[targets] = len(members)
+            members.append(targets)
+            callers.append([])
+        callers[g].append((node, elems))
+
     for node, (path, a, b, n) in enumerate(nodes):
         d = facts[path]
-        if sleepclass.NOT_SLEEP_RE.search(n) or n in gfpfn or n in sleepclass.CONDITIONAL:
+        if sleepclass.NOT_SLEEP_RE.search(n) or n in gfpfn or n in sleepclass.CONDITIONAL or \
+                n in noret:
             continue
         if _dropping(d, a, b):
             continue
@@ -599,26 +757,30 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
                 if node not in direct:
                     direct[node] = [[callee, loc]]
                 continue
-            if sleepclass.NOT_SLEEP_RE.search(callee) or callee in gfpfn:
+            if sleepclass.NOT_SLEEP_RE.search(callee) or callee in gfpfn or callee in noret:
                 continue
-            for t in resolve(path, callee):
-                if t != node:
-                    edges.setdefault(t, []).append((node, [[callee, loc]]))
+            call(node, ((t, ()) for t in resolve(path, callee)), [[callee, loc]])
         for (line, t, m, fld) in d.get('ocalls', []):
             if not a <= line <= b:
                 continue
-            types = members.get((t, m), set()) if m else {t}
+            types = members_of.get((t, m), set()) if m else {t}
             for t2 in sorted(types):
                 if (t2, fld) in atomic_ops:
                     continue
+                stored = []
                 for (fn, ipath, iline) in sorted(inits.get((t2, fld), set())):
-                    for tgt in resolve(ipath, fn):
-                        if tgt != node:
-                            edges.setdefault(tgt, []).append(
-                                (node, [['%s.%s' % (t2, fld), '%s:%d' % (path, line)],
-                                        [fn, '%s:%d' % (ipath, iline)]]))
+                    stored += [(tgt, ((fn, '%s:%d' % (ipath, iline)),))
+                               for tgt in resolve(ipath, fn)]
+                call(node, stored, [['%s.%s' % (t2, fld), '%s:%d' % (path, line)]])
 
-    # shortest chains: Dijkstra from the direct sleepers, backwards
+    left = [len(m) for m in members]
+    of_node = {}        # node -> [(group, elems)]
+    for grp, ms in enumerate(members):
+        for (t, elems) in ms:
+            of_node.setdefault(t, []).append(grp)
+    # shortest chains: Dijkstra from the direct sleepers, backwards; a
+    # group is done when its last member is (its chain the shortest of
+    # its members')
     chain = {}
     heap = [(1, node, direct[node]) for node in sorted(direct)]
     heapq.heapify(heap)
@@ -627,9 +789,15 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
         if node in chain:
             continue
         chain[node] = c
-        for (caller, elems) in edges.get(node, []):
-            if caller not in chain:
-                heapq.heappush(heap, (k + len(elems), caller, elems + c))
+        for grp in of_node.get(node, ()):
+            left[grp] -= 1
+            if left[grp]:
+                continue
+            best = min(([list(e) for e in elems] + chain[t] for (t, elems) in members[grp]),
+                       key=len)
+            for (caller, elems) in callers[grp]:
+                if caller not in chain:
+                    heapq.heappush(heap, (len(elems) + len(best), caller, elems + best))
 
     by_name = {}
     for name, ns in glob.items():
@@ -639,7 +807,13 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
                 best = chain[node]
         if best is not None:
             by_name[name] = best
-    per_def = {(nodes[i][0], nodes[i][3]): c for i, c in chain.items()}
+    # a definition sleeps when every definition of its name in its file
+    # does (#ifdef alternatives in one file)
+    per_def = {}
+    for i, c in chain.items():
+        k = (nodes[i][0], nodes[i][3])
+        if k not in per_def and all(x in chain for x in g.local[k[0]][k[1]]):
+            per_def[k] = min((chain[x] for x in g.local[k[0]][k[1]]), key=len)
     return by_name, per_def, sorted(gfpfn)
 
 
@@ -655,9 +829,9 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
     if outside_path:
         with open(outside_path) as f:
             outside_text = f.read()
-    h = hashlib.sha1(('closure 3 ' + rules_id(spatch)).encode())
+    h = hashlib.sha1(('closure 4 %s %s' % (ARCH, rules_id(spatch))).encode())
     h.update(outside_text.encode())
-    for p in (ATOMIC_OPS, sleepclass.__file__):
+    for p in (ATOMIC_OPS, sleepclass.__file__, os.path.abspath(__file__)):
         if os.path.isfile(p):
             with open(p, 'rb') as f:
                 h.update(f.read())

@@ -39,7 +39,7 @@ real() {
 # (xinline.h), and the cross-file cases (xfile-*.c, xops-*.c) see each
 # other through the whole-tree closure.
 test_expect_success SPATCH 'every case file gives its expected findings' '
-	mkdir cases && cp "$CASES"/*.c "$CASES"/*.h cases/ &&
+	mkdir cases && cp -R "$CASES"/. cases/ &&
 	(cd cases && for c in *.c; do known "$c"; done) >known &&
 	(cd cases && for c in *.c; do expected "$c"; done) | sort -t: -k1,1 -k2,2n >expect &&
 	rc=0 && (cd cases && run --tree . *.c) >all || rc=$? &&
@@ -69,7 +69,7 @@ test_expect_success SPATCH 'precision and recall over the case set' '
 ' 3>&1
 
 test_expect_success SPATCH 'the facts are cached by content: a second run gives the same' '
-	n=$(ls cases/*.[ch] | wc -l) &&
+	n=$(find cases -name "*.[ch]" | wc -l) &&
 	test "$(find "$FACTS/files" -name "*.json" | wc -l)" -eq "$n" &&
 	{ (cd cases && run --stats --tree . *.c) 2>stats || test $? -eq 1; } | real | sort >again &&
 	test_cmp actual again &&
