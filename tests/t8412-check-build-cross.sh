@@ -4,7 +4,8 @@
 # fsl_qe_udc.c to c-cross-powerpc, tpm_ibmvtpm.c to c-cross-powerpc64,
 # amiflop.c and swim.c to c-cross-m68k and atmel_usba_udc.c to
 # c-cross-arm, while the ARM UDCs whose Kconfig has COMPILE_TEST
-# (aspeed-vhub, aspeed_udc, lpc32xx_udc) build on x86_64 in c-usb-drivers.
+# (aspeed-vhub, aspeed_udc, lpc32xx_udc) and renesas_usbhs build on
+# x86_64 in c-usb-drivers.
 # A cross config is built when the compiler its fragment's kseries-cross
 # line names is in PATH; without it the stage skips (or leaves those
 # files out) naming the Debian package, and nothing is cached. A bad
@@ -31,6 +32,8 @@ drivers/usb/gadget/udc/aspeed-vhub/epn.c c-usb-drivers drivers/usb/gadget/udc/as
 drivers/usb/gadget/udc/aspeed-vhub/vhub.h c-usb-drivers drivers/usb/gadget/udc/aspeed-vhub/
 drivers/usb/gadget/udc/aspeed_udc.c c-usb-drivers drivers/usb/gadget/udc/aspeed_udc.o
 drivers/usb/gadget/udc/lpc32xx_udc.c c-usb-drivers drivers/usb/gadget/udc/lpc32xx_udc.o
+drivers/usb/renesas_usbhs/fifo.c c-usb-drivers drivers/usb/renesas_usbhs/fifo.o
+drivers/usb/renesas_usbhs/fifo.h c-usb-drivers drivers/usb/renesas_usbhs/
 drivers/block/amiflop.c c-cross-m68k drivers/block/amiflop.o
 drivers/block/swim.c c-cross-m68k drivers/block/swim.o
 drivers/block/swim_asm.S c-cross-m68k drivers/block/swim_asm.o
@@ -111,14 +114,14 @@ test_expect_success 'fragments: one kseries-base and one kseries-cross line each
 test_expect_success 'build: every touched file with the config that compiles it, each config its own objects' '
 	PATH=$WITH stub_check all --stage build >out 2>err &&
 	cat out &&
-	# seven configs (c-binder, c-usb-drivers, five cross), 17 patches
-	grep " build .*pass.*119 builds (c-binder, c-usb-drivers, c-cross-mips, c-cross-powerpc, c-cross-powerpc64, c-cross-m68k, c-cross-arm; every patch)" out &&
+	# seven configs (c-binder, c-usb-drivers, five cross), 19 patches
+	grep " build .*pass.*133 builds (c-binder, c-usb-drivers, c-cross-mips, c-cross-powerpc, c-cross-powerpc64, c-cross-m68k, c-cross-arm; every patch)" out &&
 	echo "$MAP" | while read -r f c o; do
 		grep -q "^kbuild .* $c [^ ]* .*$o\( \|$\)" ran || { echo "$o not built with $c"; exit 1; }
 		grep " $o\( \|$\)" ran | grep -v " $c " && { echo "$o built with another config"; exit 1; }
 		:
 	done &&
-	test "$(grep -c "^kbuild " ran)" = 119 &&
+	test "$(grep -c "^kbuild " ran)" = 133 &&
 	# each target once in a build
 	grep "^kbuild .* c-cross-arm " ran | head -n 1 | tr " " "\n" | grep -c "atmel_usba_udc.o" >n &&
 	echo 1 >want && test_cmp want n

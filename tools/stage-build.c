@@ -75,6 +75,9 @@ static const struct {
 	{ "drivers/usb/host/max3421-hcd.c", "c-usb-drivers", NULL, NULL },
 	{ "drivers/usb/fotg210/", "c-usb-drivers", NULL, NULL },
 	{ "drivers/usb/chipidea/", "c-usb-drivers", NULL, NULL },
+	/* SUPERH || ARCH_RENESAS || COMPILE_TEST */
+	{ "drivers/usb/renesas_usbhs/", "c-usb-drivers", NULL,
+	  "drivers/usb/renesas_usbhs/" },
 	{ "drivers/block/amiflop.c", "c-cross-m68k", "depends on AMIGA (m68k)",
 	  NULL },
 	{ "drivers/block/swim.c", "c-cross-m68k", "depends on MAC (m68k)", NULL },
