@@ -872,16 +872,10 @@ static int set_conf(struct rec *r, const char *name, const char *value,
 
 static int unset_conf(struct rec *r, const char *name, bool *changed)
 {
-	char *key;
-	int ret;
-
 	if (!series_version_get(r->s, r->target, name))
 		return 0;
 	*changed = true;
-	key = g_strdup_printf("version.%d.%s", r->target, name);
-	ret = series_unset(r->s, key);
-	g_free(key);
-	return ret;
+	return series_version_unset(r->s, r->target, name);
 }
 
 static char *user_ident(const char *tree)
