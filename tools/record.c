@@ -39,7 +39,6 @@ struct rec {
 	char *base, *tip, *cover_commit, *ident;
 	GPtrArray *commits;	/* char *, the patches' commits */
 	GPtrArray *prevs;	/* struct prev_patch *, [0] is patch 1 */
-	GPtrArray *series_trailers;	/* char *, for every patch */
 	GString *changes;	/* the range-diff part of "Changes in" */
 	GHashTable *changed;	/* indices (1-based) of changed patches */
 	char *title, *blurb;
@@ -63,7 +62,6 @@ static void rec_release(struct rec *r)
 	g_free(r->ident);
 	g_ptr_array_unref(r->commits);
 	g_ptr_array_unref(r->prevs);
-	g_ptr_array_unref(r->series_trailers);
 	g_string_free(r->changes, TRUE);
 	g_hash_table_unref(r->changed);
 	g_free(r->title);
@@ -285,10 +283,15 @@ static int read_prev(struct rec *r)
 	return ret;
 }
 
-/* The trailers given in review on prev (and before), per prev patch. */
+/*
+ * The trailers given in review on prev (and before) that are prev's
+ * patches' still (format_trailer_targets()), per prev patch; a tag for
+ * the series goes to each patch it still covers.
+ */
 static int read_trailers(struct rec *r)
 {
-	GPtrArray *items;
+	GPtrArray *items, *titles;
+	GArray *to;
 
 	if (!r->prev)
 		return 0;
@@ -297,23 +300,30 @@ static int read_trailers(struct rec *r)
 		g_ptr_array_unref(items);
 		return -1;
 	}
+	titles = g_ptr_array_new();
+	for (guint k = 0; k < r->prevs->len; k++)
+		g_ptr_array_add(titles,
+				((struct prev_patch *)r->prevs->pdata[k])->title);
+	to = g_array_new(FALSE, FALSE, sizeof(int));
 	for (guint i = 0; i < items->len; i++) {
 		const struct fb_item *it = items->pdata[i];
-		GPtrArray *to;
 
-		if (strcmp(it->kind, "trailer") || !it->trailer ||
-		    !g_ascii_strncasecmp(it->trailer, "Nacked-by:", 10) ||
-		    (it->status && starts_with(it->status, "outdated")))
-			continue;
-		if (it->patch == 0 || (it->scope && !strcmp(it->scope, "series")))
-			to = r->series_trailers;
-		else if (it->patch > 0 && (guint)it->patch <= r->prevs->len)
-			to = ((struct prev_patch *)r->prevs->pdata[it->patch - 1])
-				     ->trailers;
-		else
-			continue;
-		g_ptr_array_add(to, g_strdup(it->trailer));
+		g_array_set_size(to, 0);
+		format_trailer_targets(it, r->prev, titles, r->prevs->len, to,
+				       NULL);
+		for (guint k = 0; k < to->len; k++) {
+			struct prev_patch *p =
+				r->prevs->pdata[g_array_index(to, int, k) - 1];
+
+			if (!g_ptr_array_find_with_equal_func(p->trailers,
+							      it->trailer,
+							      g_str_equal, NULL))
+				g_ptr_array_add(p->trailers,
+						g_strdup(it->trailer));
+		}
 	}
+	g_array_unref(to);
+	g_ptr_array_unref(titles);
 	g_ptr_array_unref(items);
 	return 0;
 }
@@ -417,8 +427,6 @@ static char *new_message(struct rec *r, guint i, const char *c,
 
 		for (guint j = 0; j < p->trailers->len; j++)
 			g_ptr_array_add(t, p->trailers->pdata[j]);
-		for (guint j = 0; j < r->series_trailers->len; j++)
-			g_ptr_array_add(t, r->series_trailers->pdata[j]);
 		out = format_add_trailers(msg, t, r->ident, &added);
 		g_ptr_array_unref(t);
 	} else if (p) {
@@ -898,7 +906,6 @@ int record_branch(struct series *s, const char *tree, const char *branch)
 
 	r.commits = g_ptr_array_new_with_free_func(g_free);
 	r.prevs = g_ptr_array_new_with_free_func((GDestroyNotify)prev_patch_free);
-	r.series_trailers = g_ptr_array_new_with_free_func(g_free);
 	r.changes = g_string_new(NULL);
 	r.changed = g_hash_table_new(NULL, NULL);
 	pick_target(&r);
