@@ -640,11 +640,20 @@ static char *fill_cover(struct rec *r, const char *git_cover,
 
 /*
  * Drops the header's From: (and its folded lines) when its address is a
- * placeholder: such a patch is the sender's own, which the store keeps
- * without identity (format authors it; ident.h), so no placeholder is
- * ever stored.
+ * placeholder or own's (the user recording, "Name <addr>"): such a
+ * patch, and the cover, are the sender's own, which the store keeps
+ * without identity (format authors them; ident.h, HACKING.md), so
+ * neither a placeholder nor the recording user's address is stored.
  */
-static void drop_placeholder_from(char *text)
+static bool is_own_addr(const char *own, const char *addr)
+{
+	const char *lt = own ? strrchr(own, '<') : NULL;
+	size_t n = strlen(addr);
+
+	return lt && !g_ascii_strncasecmp(lt + 1, addr, n) && lt[1 + n] == '>';
+}
+
+static void drop_own_from(char *text, const char *own)
 {
 	char *hdr_end = strstr(text, "\n\n"), *l = text;
 
@@ -660,7 +669,8 @@ static void drop_placeholder_from(char *text)
 			char *gt = lt ? memchr(lt, '>', next - lt) : NULL;
 			char *addr = gt ? g_strndup(lt + 1, gt - lt - 1) : NULL;
 
-			if (addr && ident_is_placeholder(addr))
+			if (addr && (ident_is_placeholder(addr) ||
+				     is_own_addr(own, addr)))
 				memmove(l, next, strlen(next) + 1);
 			g_free(addr);
 			return;
@@ -709,7 +719,7 @@ static int format_files(struct rec *r, GPtrArray *files)
 		if (read_file(path, MAIL_MAX_FILE, &f->text, &len) < 0)
 			ret = -1;
 		else
-			drop_placeholder_from(f->text);
+			drop_own_from(f->text, r->ident);
 		g_free(path);
 	}
 	g_ptr_array_unref(names);
