@@ -197,4 +197,22 @@ test_expect_success 'a patch of the user with a placeholder identity: stored wit
 	! grep -r "una@example.invalid" $d/v4
 '
 
+test_expect_success 'a patch of the user with a real identity: no From: in it or the cover' '
+	d=store/series/foo &&
+	git config -f $d/series.conf version.4.message-id v4-cover@example.invalid &&
+	git config --global user.name "Rea Person" &&
+	git config --global user.email rea@example.org &&
+	(
+		cd linux &&
+		echo "/* more frob notes */" >>drivers/foo/foo.c &&
+		git commit -q -a -m "foo: more notes" -m "Another note."
+	) &&
+	(cd store && kseries record foo -w ../linux >../out) &&
+	grep "^foo v5: recorded from kseries/foo (4 patches)" out &&
+	! grep "^From: " $d/v5/0000-*.patch &&
+	! grep "^From: " $d/v5/0004-*.patch &&
+	grep -x "From: Alice Author <alice@example.org>" $d/v5/0001-*.patch &&
+	! grep -r "rea@example.org" $d/v5
+'
+
 test_done

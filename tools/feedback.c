@@ -682,6 +682,7 @@ struct vpatch {
 	bool cover;
 	char *norm;		/* what a reviewer would see change */
 	GHashTable *keys;	/* anchor keys of the changed lines */
+	char *pid;		/* git patch-id --stable, when asked; "" none */
 };
 
 struct vinfo {
@@ -702,6 +703,7 @@ static void vpatch_free(struct vpatch *vp)
 	subject_release(&vp->subj);
 	patch_release(&vp->patch);
 	g_free(vp->norm);
+	g_free(vp->pid);
 	g_hash_table_destroy(vp->keys);
 	g_free(vp);
 }
@@ -985,6 +987,82 @@ static const struct vpatch *pair_through(struct feedback_ctx *ctx,
 				return NULL;
 	}
 	return b;
+}
+
+/*
+ * vp's `git patch-id --stable` (its diff, whitespace and line numbers
+ * aside), as record pairs patches; "" when git gives none. Computed
+ * once, when first asked.
+ */
+static const char *vpatch_pid(struct vpatch *vp)
+{
+	const char *argv[] = { "git", "patch-id", "--stable", NULL };
+	const char *body = vp->m->body ? vp->m->body : "";
+	struct run_opts o = { .in = body, .in_len = vp->m->body_len,
+			      .timeout = 60, .git_pristine = true };
+	GString *out, *err;
+
+	if (vp->pid)
+		return vp->pid;
+	out = g_string_new(NULL);
+	err = g_string_new(NULL);
+	if (!vp->cover && run_output(&o, argv, out, err) == 0 && out->len)
+		g_string_truncate(out, strcspn(out->str, " \n"));
+	else
+		g_string_truncate(out, 0);
+	g_string_free(err, TRUE);
+	vp->pid = g_string_free(out, FALSE);
+	return vp->pid;
+}
+
+GArray *feedback_same_patches(struct feedback_ctx *ctx, int a, int b)
+{
+	struct vinfo *va = load_version(ctx, a), *vb = load_version(ctx, b);
+	GArray *out;
+	GPtrArray *used;
+
+	if (!at_position(va, 0) || !at_position(vb, 0))
+		return NULL;
+	out = g_array_new(FALSE, TRUE, sizeof(int));
+	used = g_ptr_array_new();
+	for (int k = 0; at_position(vb, k); k++) {
+		struct vpatch *y = (struct vpatch *)at_position(vb, k);
+		const char *py = vpatch_pid(y);
+		int same = 0;
+
+		for (int i = 0; *py && !same && at_position(va, i); i++) {
+			struct vpatch *x = (struct vpatch *)at_position(va, i);
+
+			/* each patch of a once, as record pairs them */
+			if (!g_ptr_array_find(used, x, NULL) &&
+			    !strcmp(vpatch_pid(x), py)) {
+				g_ptr_array_add(used, x);
+				same = i + 1;
+			}
+		}
+		g_array_append_val(out, same);
+	}
+	g_ptr_array_unref(used);
+	return out;
+}
+
+int feedback_item_position(struct feedback_ctx *ctx,
+			   const struct feedback_item *it)
+{
+	const struct vpatch *vp;
+	struct vinfo *vi;
+
+	if (is_cover_kind(it))
+		return 0;
+	vi = load_version(ctx, it->version);
+	vp = find_patch(vi, it);
+	/* "[PATCH vN]" as mailed, "[PATCH vN 1/1]" as record stores it */
+	if (!vp && it->patch_index == 0 && at_position(vi, 0) &&
+	    !at_position(vi, 1))
+		vp = at_position(vi, 0);
+	if (!vp)
+		return -1;
+	return vp->cover ? 0 : position(vi, vp) + 1;
 }
 
 /* The changed lines a comment at (file, side, line) is about. */

@@ -139,6 +139,26 @@ enum feedback_status feedback_status_at(struct feedback_ctx *ctx,
 					const struct feedback_item *it,
 					int version, int *paired);
 
+/*
+ * Which patches of version b are the same in substance as a patch of
+ * version a: the same `git patch-id --stable` (the diff, whitespace and
+ * line numbers aside; what kseries record carries review tags by). A
+ * new array of int, one per patch of b in order (the cover not
+ * counted): the position (1-based) in a of the patch it is, each
+ * patch of a taken once; 0 when none. NULL when the store holds no
+ * patch of a or of b.
+ */
+GArray *feedback_same_patches(struct feedback_ctx *ctx, int a, int b);
+
+/*
+ * The position (1-based, the cover not counted) of it's patch in its
+ * own version, found as feedback_status_at() finds it (by Message-ID,
+ * else by index: "[PATCH]" is the one patch of its version); 0 for the
+ * cover; -1 when the store does not hold that patch.
+ */
+int feedback_item_position(struct feedback_ctx *ctx,
+			   const struct feedback_item *it);
+
 const char *feedback_status_name(enum feedback_status st);
 /* Parses a status name accepted by resolve; -1 if unknown. */
 int feedback_status_parse(const char *name);

@@ -5,6 +5,7 @@
  * once and last (format-trailers.h).
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -205,56 +206,153 @@ char *format_mailed_trailers(const char *msg, const GPtrArray *review,
 	return out;
 }
 
+/* "k/n, j/n" of the positions in miss (a GArray of int), n patches. */
+static char *positions(const GArray *miss, guint n)
+{
+	GString *out = g_string_new(NULL);
+
+	for (guint i = 0; i < miss->len; i++)
+		g_string_append_printf(out, "%s%d/%u", i ? ", " : "",
+				       g_array_index(miss, int, i), n);
+	return g_string_free(out, FALSE);
+}
+
+static void note(GPtrArray *notes, const struct fb_item *it, const char *fmt,
+		 ...) G_GNUC_PRINTF(3, 4);
+static void note(GPtrArray *notes, const struct fb_item *it, const char *fmt,
+		 ...)
+{
+	va_list ap;
+	char *why = NULL;
+
+	if (!notes)
+		return;
+	if (fmt) {
+		va_start(ap, fmt);
+		why = g_strdup_vprintf(fmt, ap);
+		va_end(ap);
+	}
+	g_ptr_array_add(notes, g_strdup_printf("not applied: %s (v%d)%s%s",
+					       it->trailer, it->version,
+					       why ? ": " : "", why ? why : ""));
+	g_free(why);
+}
+
+/* Given on the formatted version: the patch the mail was a reply to. */
+static guint targets_here(const struct fb_item *it, int version,
+			  const GPtrArray *titles, guint n, GArray *to,
+			  GPtrArray *notes)
+{
+	bool series = it->at == 0 || (it->scope && !strcmp(it->scope, "series"));
+	int target = series ? 0 : it->at;
+
+	if (target < 0 && it->patch_title && titles)
+		for (guint k = 0; k < titles->len; k++)
+			if (!g_ascii_strcasecmp(titles->pdata[k],
+						it->patch_title))
+				target = (int)k + 1;
+	if (target < 0 || target > (int)n) {
+		if (target > 0 || it->patch > 0)
+			note(notes, it, "no such patch in v%d", version);
+		else
+			note(notes, it, "the mail was not a reply to a patch of v%d",
+			     version);
+		return 0;
+	}
+	if (target > 0) {
+		g_array_append_val(to, target);
+		return 1;
+	}
+	for (int k = 1; k <= (int)n; k++)
+		g_array_append_val(to, k);
+	return n;
+}
+
+/*
+ * Given on an earlier version: the patches of this one that are still
+ * the one it was given for (for the series: still one of that
+ * version's), it->same.
+ */
+static guint targets_since(const struct fb_item *it, int version, guint n,
+			   GArray *to, GPtrArray *notes)
+{
+	bool series = it->at == 0 || (it->scope && !strcmp(it->scope, "series"));
+	GArray *miss;
+	guint added = 0;
+
+	if (!it->same || it->same->len != n) {
+		note(notes, it, "v%d's patches are not in the store, so nothing tells that its patch is unchanged in v%d",
+		     it->version, version);
+		return 0;
+	}
+	if (!series && it->at < 0) {
+		note(notes, it, "its patch is not in the store");
+		return 0;
+	}
+	miss = g_array_new(FALSE, FALSE, sizeof(int));
+	for (int k = 1; k <= (int)n; k++) {
+		int was = g_array_index(it->same, int, k - 1);
+
+		if (series ? was > 0 : was == it->at) {
+			g_array_append_val(to, k);
+			added++;
+		} else if (series) {
+			g_array_append_val(miss, k);
+		}
+	}
+	if (!series && !added)
+		note(notes, it, "no patch of v%d is patch %d of v%d unchanged",
+		     version, it->at, it->version);
+	if (series && miss->len) {
+		char *which = positions(miss, n);
+
+		note(notes, it, "%s changed since v%d", which, it->version);
+		g_free(which);
+	}
+	g_array_unref(miss);
+	return added;
+}
+
+guint format_trailer_targets(const struct fb_item *it, int version,
+			     const GPtrArray *titles, guint n, GArray *to,
+			     GPtrArray *notes)
+{
+	if (strcmp(it->kind, "trailer") || !it->trailer ||
+	    it->version > version || it->version < 1)
+		return 0;
+	if (!g_ascii_strncasecmp(it->trailer, "Nacked-by:", 10)) {
+		note(notes, it, NULL);
+		return 0;
+	}
+	if (it->status && starts_with(it->status, "outdated")) {
+		note(notes, it, "its patch is gone");
+		return 0;
+	}
+	if (it->version == version)
+		return targets_here(it, version, titles, n, to, notes);
+	return targets_since(it, version, n, to, notes);
+}
+
 void format_collect_trailers(const GPtrArray *items, int version,
 			     const GPtrArray *titles, GPtrArray *per_patch,
 			     GPtrArray *notes)
 {
+	GArray *to = g_array_new(FALSE, FALSE, sizeof(int));
+
 	for (guint i = 0; i < items->len; i++) {
 		const struct fb_item *it = items->pdata[i];
-		int target = it->patch;
 
-		if (strcmp(it->kind, "trailer") || !it->trailer ||
-		    it->version > version || it->version < 1)
-			continue;
-		if (!g_ascii_strncasecmp(it->trailer, "Nacked-by:", 10)) {
-			g_ptr_array_add(notes,
-					g_strdup_printf("not applied: %s (v%d)",
-							it->trailer,
-							it->version));
-			continue;
-		}
-		if (it->status && starts_with(it->status, "outdated")) {
-			g_ptr_array_add(notes, g_strdup_printf(
-				"not applied: %s (v%d): its patch is gone",
-				it->trailer, it->version));
-			continue;
-		}
-		if (it->scope && !strcmp(it->scope, "series"))
-			target = 0;
-		if (target < 0 && it->patch_title) {
-			for (guint k = 0; k < titles->len; k++)
-				if (!g_ascii_strcasecmp(titles->pdata[k],
-							it->patch_title))
-					target = (int)k + 1;
-		}
-		/* "[PATCH]" has no index: a one-patch series */
-		if (titles->len == 1 && target != 0)
-			target = 1;
-		if (target < 0 || target > (int)titles->len) {
-			g_ptr_array_add(notes, g_strdup_printf(
-				"not applied: %s (v%d): no such patch in v%d",
-				it->trailer, it->version, version));
-			continue;
-		}
-		for (guint k = 0; k < titles->len; k++) {
-			GPtrArray *t = per_patch->pdata[k];
+		g_array_set_size(to, 0);
+		format_trailer_targets(it, version, titles, titles->len, to,
+				       notes);
+		for (guint k = 0; k < to->len; k++) {
+			GPtrArray *t = per_patch->pdata[g_array_index(to, int, k) - 1];
 
-			if (target && (int)k + 1 != target)
-				continue;
 			if (!trailer_in(t, it->trailer))
 				g_ptr_array_add(t, g_strdup(it->trailer));
 		}
 	}
+	g_array_unref(to);
 }
 
 GPtrArray *format_assisted_by(const struct series *s, int version)

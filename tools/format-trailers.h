@@ -4,14 +4,16 @@
 
 #include <glib.h>
 
+struct fb_item;
 struct series;
 
 /*
  * The trailers of a patch as `kseries format` mails it (DESIGN.md §6,
  * HACKING.md "Identity"). A version we write stores no sign-off: at
  * format time each commit message gets the trailers collected in review
- * (b4 trailers -u: given on this version or an earlier one, to the
- * patch or to the series), then the "Assisted-by:" lines of
+ * (b4 trailers -u: given on this version, or on an earlier one to the
+ * patch it still is, to the patch or to the series:
+ * format_trailer_targets()), then the "Assisted-by:" lines of
  * version.N.assisted-by, then the sender's Signed-off-by, once and last,
  * as `git format-patch -s` adds it. A posted trailer already in the
  * message is not added again; a Signed-off-by of a placeholder address
@@ -42,15 +44,35 @@ char *format_mailed_trailers(const char *msg, const GPtrArray *review,
 			     unsigned *added);
 
 /*
- * Which of the review's trailers (items: struct fb_item *, format.h) go
- * to which patch of version (b4 trailers -u): those given on this
- * version or an earlier one, on the patch they pair with here
- * (feedback.h; by title when unpaired), those given to the cover or for
- * the series to every patch. titles->pdata[k] (char *) is the title of
- * patch k + 1; its trailers are appended, each once, to the GPtrArray
- * (of char *) per_patch->pdata[k]. Nacked-by is never applied, nor a
- * trailer whose patch is gone or not in this version: each of those is
- * a line in notes ("not applied: …").
+ * Which patches of version (n of them, titled titles->pdata[k], char *;
+ * titles may be NULL) trailer it (struct fb_item, format.h) goes to,
+ * by the kernel's rule (submitting-patches.rst: a tag is for the patch
+ * a mail gave it to, and goes when that patch changes in substance):
+ * - given on version: the patch the mail was a reply to (it->at; by
+ *   its title when the store does not hold it), or every patch when
+ *   given to the cover or for the series;
+ * - given on an earlier version: each patch of version that is still
+ *   the patch it was given for (it->same: the same git patch-id, as
+ *   record carries tags), and for the series each patch still one of
+ *   that version's; nothing when that version's patches are not in the
+ *   store, for nothing can tell its patch did not change.
+ * A one-patch version is no exception: its patch gets a tag of another
+ * patch only when it is that patch. Nacked-by is never applied, nor a
+ * trailer whose patch is gone (status outdated). The positions
+ * (1-based) are appended to to; each trailer left out, or left off
+ * some patches, is a line in notes (may be NULL), "not applied: …".
+ * Returns how many positions were appended.
+ */
+guint format_trailer_targets(const struct fb_item *it, int version,
+			     const GPtrArray *titles, guint n, GArray *to,
+			     GPtrArray *notes);
+
+/*
+ * The review's trailers (items: struct fb_item *) for each patch of
+ * version (b4 trailers -u, by format_trailer_targets()):
+ * titles->pdata[k] (char *) is the title of patch k + 1; its trailers
+ * are appended, each once, to the GPtrArray (of char *)
+ * per_patch->pdata[k]; what is not applied is a line in notes.
  */
 void format_collect_trailers(const GPtrArray *items, int version,
 			     const GPtrArray *titles, GPtrArray *per_patch,

@@ -381,6 +381,8 @@ void fb_item_free(struct fb_item *it)
 	g_free(it->trailer);
 	g_free(it->scope);
 	g_free(it->text);
+	if (it->same)
+		g_array_unref(it->same);
 	g_free(it);
 }
 
@@ -398,17 +400,48 @@ static char *strip_brackets(const char *s)
 	return r;
 }
 
+static void same_unref(gpointer a)
+{
+	if (a)
+		g_array_unref(a);
+}
+
+/*
+ * Which patch the mail gave trailer f for (it->at), and, when that was
+ * on an earlier version, which patches of version are still that one
+ * (it->same): format_trailer_targets() goes by these. same caches
+ * feedback_same_patches() per earlier version.
+ */
+static void trailer_identity(struct feedback_ctx *ctx, GHashTable *same,
+			     const struct feedback_item *f, int version,
+			     struct fb_item *it)
+{
+	gpointer key = GINT_TO_POINTER(f->version), v;
+
+	it->at = feedback_item_position(ctx, f);
+	if (f->version >= version)
+		return;
+	if (!g_hash_table_lookup_extended(same, key, NULL, &v)) {
+		v = feedback_same_patches(ctx, f->version, version);
+		g_hash_table_insert(same, key, v);
+	}
+	if (v)
+		it->same = g_array_ref(v);
+}
+
 int format_load_feedback(struct series *s, int version, GPtrArray *items)
 {
 	GPtrArray *fb = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)feedback_item_free);
 	struct feedback_ctx *ctx;
+	GHashTable *same;
 
 	if (feedback_load(s, fb) < 0) {
 		g_ptr_array_unref(fb);
 		return -1;
 	}
 	ctx = feedback_ctx_new(s);
+	same = g_hash_table_new_full(NULL, NULL, NULL, same_unref);
 	for (guint i = 0; i < fb->len; i++) {
 		const struct feedback_item *f = fb->pdata[i];
 		struct fb_item *it;
@@ -441,8 +474,12 @@ int format_load_feedback(struct series *s, int version, GPtrArray *items)
 		it->trailer = g_strdup(f->trailer);
 		it->scope = g_strdup(f->scope);
 		it->text = g_strdup(f->text ? f->text : "");
+		it->at = -1;
+		if (!strcmp(it->kind, "trailer"))
+			trailer_identity(ctx, same, f, version, it);
 		g_ptr_array_add(items, it);
 	}
+	g_hash_table_destroy(same);
 	feedback_ctx_free(ctx);
 	g_ptr_array_unref(fb);
 	return 0;
@@ -531,13 +568,22 @@ char *format_draft_changes(const GPtrArray *items, int version,
 	}
 	for (guint i = 0; items && i < items->len; i++) {
 		const struct fb_item *it = items->pdata[i];
+		GArray *to;
 		char *who;
+		bool one;
 
 		if (strcmp(it->kind, "trailer") || !it->trailer ||
-		    it->version != version - 1 ||
-		    !g_ascii_strncasecmp(it->trailer, "Nacked-by:", 10) ||
-		    (it->status && starts_with(it->status, "outdated")))
+		    it->version != version - 1)
 			continue;
+		/* what format_collect_trailers() applies, nothing else */
+		to = g_array_new(FALSE, FALSE, sizeof(int));
+		format_trailer_targets(it, version, NULL,
+				       it->same ? it->same->len : 0, to, NULL);
+		one = to->len == 1 && it->at > 0;
+		if (!to->len) {
+			g_array_unref(to);
+			continue;
+		}
 		who = person_name(strchr(it->trailer, ':') ?
 				  strchr(it->trailer, ':') + 1 : it->trailer);
 		{
@@ -547,12 +593,14 @@ char *format_draft_changes(const GPtrArray *items, int version,
 					     g_strdup(it->trailer);
 
 			g_string_append(s, "- ");
-			if (it->patch > 0)
-				g_string_append_printf(s, "%d: ", it->patch);
+			if (one)
+				g_string_append_printf(s, "%d: ",
+						       g_array_index(to, int, 0));
 			g_string_append_printf(s, "collect %s from %s\n", kind,
 					       who);
 			g_free(kind);
 		}
+		g_array_unref(to);
 		if (it->message_id)
 			g_string_append_printf(s, "  %s%s\n", LORE_URL,
 					       it->message_id);

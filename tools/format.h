@@ -190,6 +190,16 @@ struct fb_item {
 	char *trailer;		/* "Reviewed-by: Name <addr>" */
 	char *scope;		/* trailers: "patch", "series", "other" */
 	char *text;		/* the body */
+	/*
+	 * Trailers, to tell which patch a mail gave them for (format_
+	 * trailer_targets()): at, the position (1-based) of that patch in
+	 * its own version, 0 the cover, -1 not in the store; same, for one
+	 * given on an earlier version, feedback_same_patches() of that
+	 * version and the formatted one (NULL when either has no patch in
+	 * the store).
+	 */
+	int at;
+	GArray *same;
 };
 
 void fb_item_free(struct fb_item *it);

@@ -39,7 +39,6 @@ struct rec {
 	char *base, *tip, *cover_commit, *ident;
 	GPtrArray *commits;	/* char *, the patches' commits */
 	GPtrArray *prevs;	/* struct prev_patch *, [0] is patch 1 */
-	GPtrArray *series_trailers;	/* char *, for every patch */
 	GString *changes;	/* the range-diff part of "Changes in" */
 	GHashTable *changed;	/* indices (1-based) of changed patches */
 	char *title, *blurb;
@@ -63,7 +62,6 @@ static void rec_release(struct rec *r)
 	g_free(r->ident);
 	g_ptr_array_unref(r->commits);
 	g_ptr_array_unref(r->prevs);
-	g_ptr_array_unref(r->series_trailers);
 	g_string_free(r->changes, TRUE);
 	g_hash_table_unref(r->changed);
 	g_free(r->title);
@@ -285,10 +283,15 @@ static int read_prev(struct rec *r)
 	return ret;
 }
 
-/* The trailers given in review on prev (and before), per prev patch. */
+/*
+ * The trailers given in review on prev (and before) that are prev's
+ * patches' still (format_trailer_targets()), per prev patch; a tag for
+ * the series goes to each patch it still covers.
+ */
 static int read_trailers(struct rec *r)
 {
-	GPtrArray *items;
+	GPtrArray *items, *titles;
+	GArray *to;
 
 	if (!r->prev)
 		return 0;
@@ -297,23 +300,30 @@ static int read_trailers(struct rec *r)
 		g_ptr_array_unref(items);
 		return -1;
 	}
+	titles = g_ptr_array_new();
+	for (guint k = 0; k < r->prevs->len; k++)
+		g_ptr_array_add(titles,
+				((struct prev_patch *)r->prevs->pdata[k])->title);
+	to = g_array_new(FALSE, FALSE, sizeof(int));
 	for (guint i = 0; i < items->len; i++) {
 		const struct fb_item *it = items->pdata[i];
-		GPtrArray *to;
 
-		if (strcmp(it->kind, "trailer") || !it->trailer ||
-		    !g_ascii_strncasecmp(it->trailer, "Nacked-by:", 10) ||
-		    (it->status && starts_with(it->status, "outdated")))
-			continue;
-		if (it->patch == 0 || (it->scope && !strcmp(it->scope, "series")))
-			to = r->series_trailers;
-		else if (it->patch > 0 && (guint)it->patch <= r->prevs->len)
-			to = ((struct prev_patch *)r->prevs->pdata[it->patch - 1])
-				     ->trailers;
-		else
-			continue;
-		g_ptr_array_add(to, g_strdup(it->trailer));
+		g_array_set_size(to, 0);
+		format_trailer_targets(it, r->prev, titles, r->prevs->len, to,
+				       NULL);
+		for (guint k = 0; k < to->len; k++) {
+			struct prev_patch *p =
+				r->prevs->pdata[g_array_index(to, int, k) - 1];
+
+			if (!g_ptr_array_find_with_equal_func(p->trailers,
+							      it->trailer,
+							      g_str_equal, NULL))
+				g_ptr_array_add(p->trailers,
+						g_strdup(it->trailer));
+		}
 	}
+	g_array_unref(to);
+	g_ptr_array_unref(titles);
 	g_ptr_array_unref(items);
 	return 0;
 }
@@ -417,8 +427,6 @@ static char *new_message(struct rec *r, guint i, const char *c,
 
 		for (guint j = 0; j < p->trailers->len; j++)
 			g_ptr_array_add(t, p->trailers->pdata[j]);
-		for (guint j = 0; j < r->series_trailers->len; j++)
-			g_ptr_array_add(t, r->series_trailers->pdata[j]);
 		out = format_add_trailers(msg, t, r->ident, &added);
 		g_ptr_array_unref(t);
 	} else if (p) {
@@ -632,11 +640,20 @@ static char *fill_cover(struct rec *r, const char *git_cover,
 
 /*
  * Drops the header's From: (and its folded lines) when its address is a
- * placeholder: such a patch is the sender's own, which the store keeps
- * without identity (format authors it; ident.h), so no placeholder is
- * ever stored.
+ * placeholder or own's (the user recording, "Name <addr>"): such a
+ * patch, and the cover, are the sender's own, which the store keeps
+ * without identity (format authors them; ident.h, HACKING.md), so
+ * neither a placeholder nor the recording user's address is stored.
  */
-static void drop_placeholder_from(char *text)
+static bool is_own_addr(const char *own, const char *addr)
+{
+	const char *lt = own ? strrchr(own, '<') : NULL;
+	size_t n = strlen(addr);
+
+	return lt && !g_ascii_strncasecmp(lt + 1, addr, n) && lt[1 + n] == '>';
+}
+
+static void drop_own_from(char *text, const char *own)
 {
 	char *hdr_end = strstr(text, "\n\n"), *l = text;
 
@@ -652,7 +669,8 @@ static void drop_placeholder_from(char *text)
 			char *gt = lt ? memchr(lt, '>', next - lt) : NULL;
 			char *addr = gt ? g_strndup(lt + 1, gt - lt - 1) : NULL;
 
-			if (addr && ident_is_placeholder(addr))
+			if (addr && (ident_is_placeholder(addr) ||
+				     is_own_addr(own, addr)))
 				memmove(l, next, strlen(next) + 1);
 			g_free(addr);
 			return;
@@ -701,7 +719,7 @@ static int format_files(struct rec *r, GPtrArray *files)
 		if (read_file(path, MAIL_MAX_FILE, &f->text, &len) < 0)
 			ret = -1;
 		else
-			drop_placeholder_from(f->text);
+			drop_own_from(f->text, r->ident);
 		g_free(path);
 	}
 	g_ptr_array_unref(names);
@@ -872,16 +890,10 @@ static int set_conf(struct rec *r, const char *name, const char *value,
 
 static int unset_conf(struct rec *r, const char *name, bool *changed)
 {
-	char *key;
-	int ret;
-
 	if (!series_version_get(r->s, r->target, name))
 		return 0;
 	*changed = true;
-	key = g_strdup_printf("version.%d.%s", r->target, name);
-	ret = series_unset(r->s, key);
-	g_free(key);
-	return ret;
+	return series_version_unset(r->s, r->target, name);
 }
 
 static char *user_ident(const char *tree)
@@ -904,7 +916,6 @@ int record_branch(struct series *s, const char *tree, const char *branch)
 
 	r.commits = g_ptr_array_new_with_free_func(g_free);
 	r.prevs = g_ptr_array_new_with_free_func((GDestroyNotify)prev_patch_free);
-	r.series_trailers = g_ptr_array_new_with_free_func(g_free);
 	r.changes = g_string_new(NULL);
 	r.changed = g_hash_table_new(NULL, NULL);
 	pick_target(&r);

@@ -633,6 +633,15 @@ int series_version_set(struct series *s, int version, const char *key,
 	return ret;
 }
 
+int series_version_unset(struct series *s, int version, const char *key)
+{
+	char *k = g_strdup_printf("version.%d.%s", version, key);
+	int ret = series_unset(s, k);
+
+	g_free(k);
+	return ret;
+}
+
 int series_add(struct series *s, const char *key, const char *value)
 {
 	GPtrArray *v = series_get_all(s, key);

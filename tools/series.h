@@ -69,6 +69,8 @@ int series_unset(struct series *s, const char *key);
 /* series_set() of "version.<version>.<key>". */
 int series_version_set(struct series *s, int version, const char *key,
 		       const char *value);
+/* series_unset() of "version.<version>.<key>"; 0 if it was not there. */
+int series_version_unset(struct series *s, int version, const char *key);
 /*
  * Adds a value to a multi-valued key unless already present, as git
  * config --add would but at the end of the file (under a new [section]

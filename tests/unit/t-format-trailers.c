@@ -176,14 +176,15 @@ static void test_assisted_by(void **state)
 	series_drop(&s);
 }
 
-static struct fb_item *trailer_item(int version, int patch, const char *title,
+static struct fb_item *trailer_item(int version, int at, const char *title,
 				    const char *trailer, const char *status,
 				    const char *scope)
 {
 	struct fb_item *it = g_new0(struct fb_item, 1);
 
 	it->version = version;
-	it->patch = patch;
+	it->patch = at;
+	it->at = at;
 	it->patch_title = g_strdup(title);
 	it->kind = g_strdup("trailer");
 	it->status = g_strdup(status ? status : "open");
@@ -193,85 +194,178 @@ static struct fb_item *trailer_item(int version, int patch, const char *title,
 	return it;
 }
 
+/* it, given on an earlier version: same->data[k] is what patch k+1 was */
+static struct fb_item *since(struct fb_item *it, int n, ...)
+{
+	va_list ap;
+
+	it->same = g_array_new(FALSE, FALSE, sizeof(int));
+	va_start(ap, n);
+	for (int k = 0; k < n; k++) {
+		int was = va_arg(ap, int);
+
+		g_array_append_val(it->same, was);
+	}
+	va_end(ap);
+	return it;
+}
+
+struct collected {
+	GPtrArray *items, *titles, *per, *notes;
+};
+
+static void collect(struct collected *c, const char *const *titles)
+{
+	c->items = g_ptr_array_new_with_free_func((GDestroyNotify)fb_item_free);
+	c->titles = g_ptr_array_new();
+	c->per = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+	c->notes = g_ptr_array_new_with_free_func(g_free);
+	for (; *titles; titles++) {
+		g_ptr_array_add(c->titles, (char *)*titles);
+		g_ptr_array_add(c->per, g_ptr_array_new_with_free_func(g_free));
+	}
+}
+
+static void collected_release(struct collected *c)
+{
+	g_ptr_array_unref(c->notes);
+	g_ptr_array_unref(c->per);
+	g_ptr_array_unref(c->titles);
+	g_ptr_array_unref(c->items);
+}
+
+static void assert_list(GPtrArray *got, const char *const *want)
+{
+	guint n = 0;
+
+	for (; want[n]; n++) {
+		assert_true(n < got->len);
+		assert_string_equal(got->pdata[n], want[n]);
+	}
+	assert_int_equal(got->len, n);
+}
+
 /* Which review trailer goes to which patch, and what is left out. */
 static void test_collect(void **state)
 {
-	GPtrArray *items = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)fb_item_free);
-	GPtrArray *titles = g_ptr_array_new();
-	GPtrArray *per = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)g_ptr_array_unref);
-	GPtrArray *notes = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *p1, *p2;
+	static const char *const titles[] = { "binder: one", "binder: two", NULL };
+	struct collected c;
 
-	g_ptr_array_add(titles, (char *)"binder: one");
-	g_ptr_array_add(titles, (char *)"binder: two");
-	g_ptr_array_add(per, g_ptr_array_new_with_free_func(g_free));
-	g_ptr_array_add(per, g_ptr_array_new_with_free_func(g_free));
-	p1 = per->pdata[0];
-	p2 = per->pdata[1];
-	g_ptr_array_add(items, trailer_item(1, 1, NULL,
-					    "Reviewed-by: R <r@x>", NULL, NULL));
+	collect(&c, titles);
+	/* v2's 1 is v1's 1 unchanged; v2's 2 is not v1's 2 */
+	g_ptr_array_add(c.items, since(trailer_item(1, 1, NULL,
+		"Reviewed-by: R <r@x>", NULL, NULL), 2, 1, 0));
 	/* the same given again on v2: once */
-	g_ptr_array_add(items, trailer_item(2, 1, NULL,
-					    "Reviewed-by: R <r@x>", NULL, NULL));
-	/* unpaired: by its title */
-	g_ptr_array_add(items, trailer_item(1, -1, "Binder: Two",
-					    "Tested-by: T <t@x>", NULL, NULL));
+	g_ptr_array_add(c.items, trailer_item(2, 1, NULL,
+					      "Reviewed-by: R <r@x>", NULL, NULL));
+	/* on v2, a reply to a patch the store does not hold: by its title */
+	g_ptr_array_add(c.items, trailer_item(2, -1, "Binder: Two",
+					      "Tested-by: T <t@x>", NULL, NULL));
 	/* for the series: every patch */
-	g_ptr_array_add(items, trailer_item(2, 0, NULL, "Acked-by: A <a@x>",
-					    NULL, "series"));
-	g_ptr_array_add(items, trailer_item(2, 2, NULL, "Nacked-by: N <n@x>",
-					    NULL, NULL));
-	g_ptr_array_add(items, trailer_item(1, 2, NULL, "Acked-by: O <o@x>",
-					    "outdated", NULL));
-	g_ptr_array_add(items, trailer_item(2, 5, NULL, "Acked-by: F <f@x>",
-					    NULL, NULL));
+	g_ptr_array_add(c.items, trailer_item(2, 0, NULL, "Acked-by: A <a@x>",
+					      NULL, "series"));
+	g_ptr_array_add(c.items, trailer_item(2, 2, NULL, "Nacked-by: N <n@x>",
+					      NULL, NULL));
+	g_ptr_array_add(c.items, since(trailer_item(1, 2, NULL,
+		"Acked-by: O <o@x>", "outdated", NULL), 2, 1, 0));
+	g_ptr_array_add(c.items, trailer_item(2, 5, NULL, "Acked-by: F <f@x>",
+					      NULL, NULL));
 	/* given on a later version: not this one's */
-	g_ptr_array_add(items, trailer_item(3, 1, NULL, "Acked-by: L <l@x>",
-					    NULL, NULL));
-	format_collect_trailers(items, 2, titles, per, notes);
-	assert_int_equal(p1->len, 2);
-	assert_string_equal(p1->pdata[0], "Reviewed-by: R <r@x>");
-	assert_string_equal(p1->pdata[1], "Acked-by: A <a@x>");
-	assert_int_equal(p2->len, 2);
-	assert_string_equal(p2->pdata[0], "Tested-by: T <t@x>");
-	assert_string_equal(p2->pdata[1], "Acked-by: A <a@x>");
-	assert_int_equal(notes->len, 3);
-	assert_string_equal(notes->pdata[0], "not applied: Nacked-by: N <n@x> (v2)");
-	assert_string_equal(notes->pdata[1],
-			    "not applied: Acked-by: O <o@x> (v1): its patch is gone");
-	assert_string_equal(notes->pdata[2],
-			    "not applied: Acked-by: F <f@x> (v2): no such patch in v2");
-	g_ptr_array_unref(notes);
-	g_ptr_array_unref(per);
-	g_ptr_array_unref(titles);
-	g_ptr_array_unref(items);
+	g_ptr_array_add(c.items, trailer_item(3, 1, NULL, "Acked-by: L <l@x>",
+					      NULL, NULL));
+	/* v1's 2, changed in v2: its tag goes (submitting-patches.rst) */
+	g_ptr_array_add(c.items, since(trailer_item(1, 2, NULL,
+		"Reviewed-by: C <c@x>", NULL, NULL), 2, 1, 0));
+	/* v1's series tag: to the patch that is still v1's only */
+	g_ptr_array_add(c.items, since(trailer_item(1, 0, NULL,
+		"Acked-by: S <s@x>", NULL, "series"), 2, 1, 0));
+	format_collect_trailers(c.items, 2, c.titles, c.per, c.notes);
+	assert_list(c.per->pdata[0], (const char *const[]){
+		"Reviewed-by: R <r@x>", "Acked-by: A <a@x>", "Acked-by: S <s@x>",
+		NULL });
+	assert_list(c.per->pdata[1], (const char *const[]){
+		"Tested-by: T <t@x>", "Acked-by: A <a@x>", NULL });
+	assert_list(c.notes, (const char *const[]){
+		"not applied: Nacked-by: N <n@x> (v2)",
+		"not applied: Acked-by: O <o@x> (v1): its patch is gone",
+		"not applied: Acked-by: F <f@x> (v2): no such patch in v2",
+		"not applied: Reviewed-by: C <c@x> (v1): no patch of v2 is patch 2 of v1 unchanged",
+		"not applied: Acked-by: S <s@x> (v1): 2/2 changed since v1",
+		NULL });
+	collected_release(&c);
 }
 
-/* "[PATCH]" has no index: in a series of one, every trailer is patch 1's. */
+/*
+ * A one-patch version is no exception: its patch gets only the tags
+ * given for it (or for the whole series) and still its own. v1 had
+ * five patches; v2 is v1's 1/5 alone, unchanged.
+ */
 static void test_collect_one_patch(void **state)
 {
-	GPtrArray *items = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)fb_item_free);
-	GPtrArray *titles = g_ptr_array_new();
-	GPtrArray *per = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)g_ptr_array_unref);
-	GPtrArray *notes = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *p1 = g_ptr_array_new_with_free_func(g_free);
+	static const char *const titles[] = { "binder: only", NULL };
+	struct collected c;
 
-	g_ptr_array_add(titles, (char *)"binder: only");
-	g_ptr_array_add(per, p1);
-	g_ptr_array_add(items, trailer_item(1, -1, NULL, "Acked-by: A <a@x>",
-					    NULL, NULL));
-	format_collect_trailers(items, 1, titles, per, notes);
-	assert_int_equal(p1->len, 1);
-	assert_string_equal(p1->pdata[0], "Acked-by: A <a@x>");
-	assert_int_equal(notes->len, 0);
-	g_ptr_array_unref(notes);
-	g_ptr_array_unref(per);
-	g_ptr_array_unref(titles);
-	g_ptr_array_unref(items);
+	collect(&c, titles);
+	/* given on v1's 1/5: v2's patch is that one */
+	g_ptr_array_add(c.items, since(trailer_item(1, 1, NULL,
+		"Reviewed-by: One <one@x>", NULL, NULL), 1, 1));
+	/* given on v1's 3/5: not v2's patch, however alone it is */
+	g_ptr_array_add(c.items, since(trailer_item(1, 3, NULL,
+		"Reviewed-by: Three <three@x>", NULL, NULL), 1, 1));
+	/* the cover of v1: v2's patch is still one of v1's */
+	g_ptr_array_add(c.items, since(trailer_item(1, 0, NULL,
+		"Acked-by: Cover <cover@x>", NULL, "series"), 1, 1));
+	/* a version of which the store holds only replies: nothing tells */
+	g_ptr_array_add(c.items, trailer_item(1, -1, "binder: only",
+		"Acked-by: Old <old@x>", NULL, NULL));
+	/* on v2, a reply to no patch, or to a 3/5 that v2 does not have */
+	g_ptr_array_add(c.items, trailer_item(2, -1, NULL, "Acked-by: A <a@x>",
+					      NULL, "other"));
+	((struct fb_item *)c.items->pdata[c.items->len - 1])->patch = -1;
+	g_ptr_array_add(c.items, trailer_item(2, -1, NULL, "Acked-by: B <b@x>",
+					      NULL, NULL));
+	((struct fb_item *)c.items->pdata[c.items->len - 1])->patch = 3;
+	/* on v2's one patch ("[PATCH v2]"): its own */
+	g_ptr_array_add(c.items, trailer_item(2, 1, NULL, "Tested-by: T <t@x>",
+					      NULL, NULL));
+	format_collect_trailers(c.items, 2, c.titles, c.per, c.notes);
+	assert_list(c.per->pdata[0], (const char *const[]){
+		"Reviewed-by: One <one@x>", "Acked-by: Cover <cover@x>",
+		"Tested-by: T <t@x>", NULL });
+	assert_list(c.notes, (const char *const[]){
+		"not applied: Reviewed-by: Three <three@x> (v1): no patch of v2 is patch 3 of v1 unchanged",
+		"not applied: Acked-by: Old <old@x> (v1): v1's patches are not in the store, so nothing tells that its patch is unchanged in v2",
+		"not applied: Acked-by: A <a@x> (v2): the mail was not a reply to a patch of v2",
+		"not applied: Acked-by: B <b@x> (v2): no such patch in v2",
+		NULL });
+	collected_release(&c);
+}
+
+/* v2 squashed v1's three patches into one: no v1 tag is its own. */
+static void test_collect_squashed(void **state)
+{
+	static const char *const titles[] = { "binder: all in one", NULL };
+	struct collected c;
+	GArray *to = g_array_new(FALSE, FALSE, sizeof(int));
+
+	collect(&c, titles);
+	for (int k = 1; k <= 3; k++)
+		g_ptr_array_add(c.items, since(trailer_item(1, k, NULL,
+			"Reviewed-by: R <r@x>", NULL, NULL), 1, 0));
+	g_ptr_array_add(c.items, since(trailer_item(1, 0, NULL,
+		"Acked-by: S <s@x>", NULL, "series"), 1, 0));
+	format_collect_trailers(c.items, 2, c.titles, c.per, c.notes);
+	assert_int_equal(((GPtrArray *)c.per->pdata[0])->len, 0);
+	assert_int_equal(c.notes->len, 4);
+	assert_string_equal(c.notes->pdata[3],
+			    "not applied: Acked-by: S <s@x> (v1): 1/1 changed since v1");
+	/* the same answer to the draft and to record */
+	for (guint i = 0; i < c.items->len; i++)
+		assert_int_equal(format_trailer_targets(c.items->pdata[i], 2,
+							NULL, 1, to, NULL), 0);
+	assert_int_equal(to->len, 0);
+	g_array_unref(to);
+	collected_release(&c);
 }
 
 int main(void)
@@ -285,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_assisted_by),
 		cmocka_unit_test(test_collect),
 		cmocka_unit_test(test_collect_one_patch),
+		cmocka_unit_test(test_collect_squashed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

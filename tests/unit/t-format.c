@@ -165,6 +165,18 @@ static struct fb_item *item(const char *kind, int version, int patch,
 	it->message_id = g_strdup("reply@x");
 	it->trailer = g_strdup(trailer);
 	it->text = g_strdup(text);
+	it->at = patch;
+	return it;
+}
+
+/* v3's two patches: 1 is v2's patch 1 unchanged, 2 changed */
+static struct fb_item *v2_trailer(int at, const char *trailer)
+{
+	struct fb_item *it = item("trailer", 2, at, "open", trailer, "");
+	int same[] = { 1, 0 };
+
+	it->same = g_array_new(FALSE, FALSE, sizeof(int));
+	g_array_append_vals(it->same, same, 2);
 	return it;
 }
 
@@ -178,18 +190,24 @@ static void test_draft_changes(void **state)
 				    "This must be !is_empty().\nMore."));
 	g_ptr_array_add(items, item("comment", 2, 1, "open", NULL, "Still open."));
 	g_ptr_array_add(items, item("comment", 1, 1, "addressed", NULL, "Old."));
-	g_ptr_array_add(items, item("trailer", 2, 1, "open",
-				    "Reviewed-by: Carlos Llamas <cmllamas@google.com>",
-				    ""));
-	g_ptr_array_add(items, item("trailer", 2, 1, "open",
-				    "Nacked-by: Carlos Llamas <cmllamas@google.com>",
-				    ""));
+	g_ptr_array_add(items, v2_trailer(1,
+		"Reviewed-by: Carlos Llamas <cmllamas@google.com>"));
+	g_ptr_array_add(items, v2_trailer(1,
+		"Nacked-by: Carlos Llamas <cmllamas@google.com>"));
+	/* only what format applies: not a tag of a patch that changed */
+	g_ptr_array_add(items, v2_trailer(2,
+		"Acked-by: Carlos Llamas <cmllamas@google.com>"));
+	/* for the series: collected, without a patch number */
+	g_ptr_array_add(items, v2_trailer(0,
+		"Tested-by: Carlos Llamas <cmllamas@google.com>"));
 	d = format_draft_changes(items, 3, "https://lore.kernel.org/r/v2@x");
 	assert_string_equal(d,
 		"Changes in v3:\n"
 		"- 1: address Carlos Llamas's comment \"This must be !is_empty().\"\n"
 		"  https://lore.kernel.org/r/reply@x\n"
 		"- 1: collect Reviewed-by from Carlos Llamas\n"
+		"  https://lore.kernel.org/r/reply@x\n"
+		"- collect Tested-by from Carlos Llamas\n"
 		"  https://lore.kernel.org/r/reply@x\n"
 		"- Link to v2: https://lore.kernel.org/r/v2@x\n");
 	g_free(d);

@@ -302,6 +302,16 @@ static void test_version_accessor(void **state)
 	/* a value a header could not carry: refused, nothing written */
 	assert_int_equal(series_version_set(&s, 2, "date", "x\nBcc: y"), -1);
 	assert_null(series_version_get(&s, 2, "date"));
+	/* unset: that version's key only; a key not there is no error */
+	assert_int_equal(series_version_unset(&s, 2, "message-id"), 0);
+	assert_null(series_version_get(&s, 2, "message-id"));
+	assert_true(g_file_get_contents(s.conf_path, &got, NULL, NULL));
+	assert_null(strstr(got, "m2@x"));
+	assert_non_null(strstr(got, "n@x"));
+	g_free(got);
+	assert_string_equal(series_version_get(&s, 12, "message-id"), "n@x");
+	assert_int_equal(series_version_unset(&s, 2, "message-id"), 0);
+	assert_int_equal(series_version_unset(&s, 7, "origin"), 0);
 	drop_store(&s, top);
 }
 
