@@ -92,6 +92,35 @@ ks_sid_apt_setup() {
 		{ cat "$d/update.log" >&2; ks_die "apt-get update of the private sid configuration failed"; }
 }
 
+# KS_SID_LEVEL: what a provisioned sid chroot holds, as a number that
+# provision-toolchain writes to $KSERIES_CACHE/sid/.kseries-level (a
+# chroot without the file is level 1): 1 the toolchain, 2 also ccache.
+# A chroot below it is brought up to it in place (no rebuild) on its
+# next use.
+KS_SID_LEVEL=2
+
+# ks_sid_level ROOT: print the level of the chroot at ROOT (1 without the
+# file); status 1 and one error line when the file holds no number.
+ks_sid_level() {
+	local level=1
+	[ ! -f "$1/.kseries-level" ] || read -r level <"$1/.kseries-level" ||
+		[ -n "$level" ] || level=
+	case $level in
+	[1-9]|[1-9][0-9]) printf '%s\n' "$level" ;;
+	*) ks_say "error: $1/.kseries-level holds no level: delete it to provision the chroot again"
+	   return 1 ;;
+	esac
+}
+
+# ks_sid_current: status 0 when $KSERIES_CACHE/sid is provisioned and at
+# KS_SID_LEVEL or above.
+ks_sid_current() {
+	local level
+	[ -s "$KSERIES_CACHE/sid/.kseries-versions" ] || return 1
+	level=$(ks_sid_level "$KSERIES_CACHE/sid" 2>/dev/null) || return 1
+	[ "$level" -ge "$KS_SID_LEVEL" ]
+}
+
 # ks_distcc_hosts VALUE: DISTCC_HOSTS (space-separated) for a KSERIES_DISTCC
 # VALUE, "HOST[:PORT][/N],...": HOST a hostname or an IPv4 address, PORT
 # 1-65535, N (jobs on that host) 1-999. Anything else fails with one error
