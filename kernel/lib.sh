@@ -92,6 +92,35 @@ ks_sid_apt_setup() {
 		{ cat "$d/update.log" >&2; ks_die "apt-get update of the private sid configuration failed"; }
 }
 
+# KS_SID_LEVEL: what a provisioned sid chroot holds, as a number that
+# provision-toolchain writes to $KSERIES_CACHE/sid/.kseries-level (a
+# chroot without the file is level 1): 1 the toolchain, 2 also ccache.
+# A chroot below it is brought up to it in place (no rebuild) on its
+# next use.
+KS_SID_LEVEL=2
+
+# ks_sid_level ROOT: print the level of the chroot at ROOT (1 without the
+# file); status 1 and one error line when the file holds no number.
+ks_sid_level() {
+	local level=1
+	[ ! -f "$1/.kseries-level" ] || read -r level <"$1/.kseries-level" ||
+		[ -n "$level" ] || level=
+	case $level in
+	[1-9]|[1-9][0-9]) printf '%s\n' "$level" ;;
+	*) ks_say "error: $1/.kseries-level holds no level: delete it to provision the chroot again"
+	   return 1 ;;
+	esac
+}
+
+# ks_sid_current: status 0 when $KSERIES_CACHE/sid is provisioned and at
+# KS_SID_LEVEL or above.
+ks_sid_current() {
+	local level
+	[ -s "$KSERIES_CACHE/sid/.kseries-versions" ] || return 1
+	level=$(ks_sid_level "$KSERIES_CACHE/sid" 2>/dev/null) || return 1
+	[ "$level" -ge "$KS_SID_LEVEL" ]
+}
+
 # ks_distcc_hosts VALUE: DISTCC_HOSTS (space-separated) for a KSERIES_DISTCC
 # VALUE, "HOST[:PORT][/N],...": HOST a hostname or an IPv4 address, PORT
 # 1-65535, N (jobs on that host) 1-999. Anything else fails with one error
@@ -124,10 +153,13 @@ ks_distcc_hosts() {
 # ccache (package ccache). Fixed: never taken from the environment.
 KS_CCACHE_BIN=/usr/lib/ccache
 
-# ks_ccache_on: whether kernel builds use ccache, from KSERIES_CCACHE:
+# ks_ccache_on [sid]: whether kernel builds use ccache, from KSERIES_CCACHE:
 # 1 on (status 1 with one error line when ccache is not installed), 0
 # off, unset (or empty) on when ccache is installed (else off, one note); anything
-# else status 1, one error line. Sets KS_CCACHE to 1 or 0.
+# else status 1, one error line. Sets KS_CCACHE to 1 or 0. With "sid" the
+# build runs in the sid chroot: its ccache is provision-toolchain's (level
+# KS_SID_LEVEL, which chroot-run brings the chroot to before it runs
+# anything), so the host's is not looked for.
 ks_ccache_on() {
 	KS_CCACHE=0
 	case ${KSERIES_CCACHE:-auto} in
@@ -136,7 +168,8 @@ ks_ccache_on() {
 	*) ks_say "error: bad KSERIES_CCACHE '${KSERIES_CCACHE//[^-A-Za-z0-9.]/?}': want 1 (on) or 0 (off)"
 	   return 1 ;;
 	esac
-	if [ ! -x "$KS_CCACHE_BIN/gcc" ] || [ ! -L "$KS_CCACHE_BIN/gcc" ]; then
+	if [ "${1:-}" != sid ] &&
+	   { [ ! -x "$KS_CCACHE_BIN/gcc" ] || [ ! -L "$KS_CCACHE_BIN/gcc" ]; }; then
 		if [ -n "${KSERIES_CCACHE:-}" ]; then
 			ks_say "error: KSERIES_CCACHE=1 but no $KS_CCACHE_BIN/gcc (Debian package ccache)"
 			return 1
@@ -156,9 +189,12 @@ ks_ccache_size() {
 	printf '%s\n' "$v"
 }
 
-# ks_ccache_dir: the ccache directory every build directory shares,
+# ks_ccache_dir [sid]: the ccache directory every build directory shares,
 # $KSERIES_CACHE/ccache by its canonical path (the sandbox binds it
-# there). Refused with one error line (status 1): a symlink there,
+# there); with "sid", $KSERIES_CACHE/ccache-sid, the one of the builds in
+# the sid chroot (another ccache version, whose cache format and cleanup
+# are its own; no object of its compilers could hit the host's anyway).
+# Refused with one error line (status 1): a symlink there,
 # something that is not a directory, a cache path with a control
 # character or a ':' (PATH-like lists would split it). Writes nothing.
 ks_ccache_dir() {
@@ -168,6 +204,7 @@ ks_ccache_dir() {
 		return 1 ;;
 	esac
 	d=$(readlink -m -- "$KSERIES_CACHE")/ccache
+	[ "${1:-}" != sid ] || d=$d-sid
 	if [ -L "$d" ] || { [ -e "$d" ] && [ ! -d "$d" ]; }; then
 		ks_say "error: $d is a symlink or not a directory: refusing it as the ccache directory"
 		return 1
@@ -211,7 +248,10 @@ ks_ccache_prepare() {
 # KS_MAKE_CAN_BIND=1 (it binds KS_MAKE_BIND read-write, as kbuild does)
 # gets ccache: the others get the command line and environment without
 # it (a cache the build cannot write fails every compile). Callers that
-# build in the sid chroot (no ccache there) set KSERIES_CCACHE=0.
+# build in the sid chroot set KS_MAKE_SID=1: the same masquerade with the
+# chroot's /usr/lib/ccache (gcc, and clang for LLVM=1: kbuild's CC=clang
+# finds ccache's clang first in PATH, the recorded command lines name
+# clang as before) and the cache ks_ccache_dir sid.
 #
 # With KSERIES_DISTCC set (and valid: else status 1, one error line) the
 # compiles go to distcc with DISTCC_HOSTS from it: through ccache as its
@@ -224,7 +264,9 @@ ks_kbuild_make() {
 	KS_MAKE=(nice make -C "$src" O="$build" -j"$jobs" "$@")
 	KS_MAKE_ENV=()
 	KS_MAKE_BIND=()
-	ks_ccache_on || return 1
+	local where=
+	[ "${KS_MAKE_SID:-}" != 1 ] || where=sid
+	ks_ccache_on $where || return 1
 	[ "${KS_MAKE_CAN_BIND:-}" = 1 ] || KS_CCACHE=0
 	if [ -n "${KSERIES_DISTCC+set}" ]; then
 		hosts=$(ks_distcc_hosts "$KSERIES_DISTCC") || return 1
@@ -232,7 +274,7 @@ ks_kbuild_make() {
 	fi
 	if [ "$KS_CCACHE" = 1 ]; then
 		size=$(ks_ccache_size) || return 1
-		dir=$(ks_ccache_dir) || return 1
+		dir=$(ks_ccache_dir $where) || return 1
 		KS_MAKE_ENV+=("PATH=$KS_CCACHE_BIN:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
 			"CCACHE_DIR=$dir" "CCACHE_MAXSIZE=$size"
 			CCACHE_CONFIGPATH=/dev/null)

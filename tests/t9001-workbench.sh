@@ -111,6 +111,7 @@ test_expect_success 'provision-toolchain fast path: a provisioned cache prints t
 	fresh_cache &&
 	mkdir -p "$KSERIES_CACHE/sid" &&
 	echo "clang 1:21" >"$KSERIES_CACHE/sid/.kseries-versions" &&
+	echo 2 >"$KSERIES_CACHE/sid/.kseries-level" &&
 	"$K/provision-toolchain" >out &&
 	echo "$KSERIES_CACHE/sid" >expect &&
 	test_cmp expect out
@@ -120,6 +121,7 @@ test_expect_success ROOT 'provision-toolchain restores sid/ from sid.tar.zst' '
 	fresh_cache &&
 	mkdir -p img/usr/bin &&
 	printf "clang 1:21\nrustc 1.97\n" >img/.kseries-versions &&
+	echo 2 >img/.kseries-level &&
 	echo hello >img/usr/bin/marker &&
 	mkdir -p "$KSERIES_CACHE" &&
 	tar -C img -I zstd -cf "$KSERIES_CACHE/sid.tar.zst" . &&

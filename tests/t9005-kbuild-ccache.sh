@@ -65,6 +65,22 @@ test_expect_success CCACHE 'on (and unset): the masquerade PATH, the one cache u
 	test ! -e "$C"
 '
 
+test_expect_success 'in the sid chroot (KS_MAKE_SID=1): its own cache, ccache-sid, the same masquerade PATH' '
+	C=$(readlink -f "$KSERIES_CACHE")/ccache-sid &&
+	printf "%s\n" "PATH=/usr/lib/ccache:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" \
+		"CCACHE_DIR=$C" CCACHE_MAXSIZE=2G \
+		CCACHE_CONFIGPATH=/dev/null "$C" >expect &&
+	(KS_MAKE_SID=1 KS_MAKE_CAN_BIND=1 && argv_of) 2>err && test_cmp expect env &&
+	test ! -s err &&
+	printf "%s\n" nice make -C /src O=/build -j3 LLVM=1 >expect &&
+	test_cmp expect argv &&
+	(KSERIES_CCACHE=0 KS_MAKE_SID=1 KS_MAKE_CAN_BIND=1 && argv_of) && test ! -s env &&
+	mkdir -p c5 && ln -s "$TRASH/elsewhere" c5/ccache-sid &&
+	(KSERIES_CACHE=$TRASH/c5 KS_MAKE_SID=1 KS_MAKE_CAN_BIND=1 && argv_of) 2>err
+	test $? = 1 && test_line_count = 1 err && grep -q "symlink" err &&
+	test ! -e "$C"
+'
+
 test_expect_success CCACHE 'with distcc: distcc is ccache'"'"'s prefix, the argv still plain' '
 	(KSERIES_DISTCC=127.0.0.1:3632/2 KS_MAKE_CAN_BIND=1 && argv_of) &&
 	printf "%s\n" nice make -C /src O=/build -j3 LLVM=1 >expect &&

@@ -116,8 +116,8 @@ test_expect_success ROOT,CCACHE 'a symlink where the cache goes: one error line,
 	test "$(stat -c %u elsewhere)" = 0
 '
 
-# A chroot-run that records its argv: which configs get the cache.
-test_expect_success ROOT,CCACHE 'c-* on the host get the cache and its bind; rust-* and --sid (the chroot) do not' '
+# A chroot-run that records its argv: which configs get which cache.
+test_expect_success ROOT,CCACHE 'c-* on the host get the cache and its bind; rust-* and --sid (the chroot) the chroot'"'"'s' '
 	export KSERIES_CACHE=$TRASH/c4 &&
 	mkdir fk4 && cp "$K/kbuild" "$K/lib.sh" "$K/c-binder.config" "$K/rust-binder.config" fk4/ &&
 	cat >fk4/chroot-run <<-EOF &&
@@ -130,6 +130,7 @@ test_expect_success ROOT,CCACHE 'c-* on the host get the cache and its bind; rus
 	C=$(readlink -f "$KSERIES_CACHE")/ccache &&
 	grep -x -- "$C" argv && grep -x "CCACHE_DIR=$C" argv &&
 	grep -x "PATH=/usr/lib/ccache:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" argv &&
+	grep -x -- --host argv &&
 	sed -n "/^--\$/,\$p" argv >cmd &&
 	printf "%s\n" -- nice make -C "$TRASH/tree" O="$KSERIES_CACHE/build/c-binder" -j2 hello.o >expect &&
 	test_cmp expect cmd &&
@@ -137,9 +138,13 @@ test_expect_success ROOT,CCACHE 'c-* on the host get the cache and its bind; rus
 		b=${a#--sid }; [ "$a" = "$b" ] || b=$b-sid
 		configured "$KSERIES_CACHE/build/$b" &&
 		cp "$K/${a#--sid }.config" "$KSERIES_CACHE/build/$b/.kseries-fragment" &&
-		KSERIES_CCACHE=1 fk4/kbuild $a tree hello.o 2>err || return 1
-		grep "without ccache" err &&
-		! grep -e "^CCACHE_" -e "^PATH=" -e "^$C\$" argv || return 1
+		fk4/kbuild $a tree hello.o 2>err || return 1
+		! grep -x -- --host argv && ! grep -x -- "$C" argv &&
+		grep -x -- "$C-sid" argv && grep -x "CCACHE_DIR=$C-sid" argv &&
+		grep -x "PATH=/usr/lib/ccache:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" argv &&
+		test "$(stat -c %u "$C-sid")" = 7213 || return 1
+		KSERIES_CCACHE=0 fk4/kbuild $a tree hello.o 2>err &&
+		! grep -e "^CCACHE_" -e "^PATH=" -e "^$C" argv || return 1
 	done
 '
 
