@@ -168,6 +168,26 @@ test_series() {
 	mkdir -p "$d/v${2:-1}" &&
 	printf '[series]\n\ttitle = t\n\tbase = v7.2.13\n\tprefix = PATCH\n' >"$d/series.conf"
 }
+# test_reply_mail FILE FROM PATCH-FILE BODY: in FILE, a reply from FROM to
+# the stored patch mail PATCH-FILE (its Message-ID and Subject), saying BODY
+test_reply_mail() {
+	local id subj
+	id=$(sed -n "s/^Message-ID: <\(.*\)>$/\1/Ip" "$3" | head -1)
+	subj=$(sed -n "s/^Subject: //p" "$3" | head -1)
+	{
+		echo "From mboxrd@z Thu Jan  1 00:00:00 1970"
+		echo "From: $2"
+		echo "Subject: Re: $subj"
+		echo "Date: Tue, 02 Jun 2026 09:00:00 +0000"
+		echo "Message-ID: <$(basename "$1")@example.invalid>"
+		echo "In-Reply-To: <$id>"
+		echo "References: <$id>"
+		echo
+		printf "%s\n" "$4"
+		echo
+	} >"$1"
+}
+
 
 # test_patch_mail [-a AUTHOR] [-d DATE] [-m MSGID] [-b BODY] [-u] [-n] [-s]
 #	OUT SUBJECT PATH OLD NEW

@@ -12,24 +12,6 @@ export KSERIES_TREE=$TRASH/base KSERIES_CACHE=$TRASH/cache
 unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 ME='Signed-off-by: Una User <una@example.org>'
 
-# reply FILE FROM PATCH-FILE BODY: a reply to a stored patch mail
-reply() {
-	local id subj
-	id=$(sed -n "s/^Message-ID: <\(.*\)>$/\1/Ip" "$3" | head -1)
-	subj=$(sed -n "s/^Subject: //p" "$3" | head -1)
-	{
-		echo "From mboxrd@z Thu Jan  1 00:00:00 1970"
-		echo "From: $2"
-		echo "Subject: Re: $subj"
-		echo "Date: Tue, 02 Jun 2026 09:00:00 +0000"
-		echo "Message-ID: <$(basename "$1")@example.invalid>"
-		echo "In-Reply-To: <$id>"
-		echo "References: <$id>"
-		echo
-		printf "%s\n" "$4"
-		echo
-	} >"$1"
-}
 
 # tags FILE: the -by: lines of a formatted patch's message
 tags() {
@@ -73,10 +55,10 @@ test_expect_success 'setup: v1, three patches, posted; a tag on each and one on 
 	(cd store && kseries import foo ../v1.mbox >/dev/null) &&
 	git config -f store/series/foo/series.conf series.title "foo: three things" &&
 	d=store/series/foo/v1 &&
-	reply r1 "R One <r1@example.invalid>" $d/0001-*.patch "Reviewed-by: R One <r1@example.invalid>" &&
-	reply r2 "R Two <r2@example.invalid>" $d/0002-*.patch "Reviewed-by: R Two <r2@example.invalid>" &&
-	reply r3 "R Three <r3@example.invalid>" $d/0003-*.patch "Reviewed-by: R Three <r3@example.invalid>" &&
-	reply rc "C Cover <c@example.invalid>" $d/0000-*.patch "Acked-by: C Cover <c@example.invalid>" &&
+	test_reply_mail r1 "R One <r1@example.invalid>" $d/0001-*.patch "Reviewed-by: R One <r1@example.invalid>" &&
+	test_reply_mail r2 "R Two <r2@example.invalid>" $d/0002-*.patch "Reviewed-by: R Two <r2@example.invalid>" &&
+	test_reply_mail r3 "R Three <r3@example.invalid>" $d/0003-*.patch "Reviewed-by: R Three <r3@example.invalid>" &&
+	test_reply_mail rc "C Cover <c@example.invalid>" $d/0000-*.patch "Acked-by: C Cover <c@example.invalid>" &&
 	cat r1 r2 r3 rc >review.mbox &&
 	(cd store && kseries feedback ingest foo ../review.mbox >/dev/null) &&
 	cp -a store store.v1

@@ -6,24 +6,6 @@ test_description='kseries record: the branch as the next version, or the draft'
 export KSERIES_TREE=$TRASH/base KSERIES_CACHE=$TRASH/cache
 unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 
-# reply FILE FROM PATCH-FILE BODY: a reply to a stored patch mail
-reply() {
-	local id subj
-	id=$(sed -n "s/^Message-ID: <\(.*\)>$/\1/Ip" "$3" | head -1)
-	subj=$(sed -n "s/^Subject: //p" "$3" | head -1)
-	{
-		echo "From mboxrd@z Thu Jan  1 00:00:00 1970"
-		echo "From: $2"
-		echo "Subject: Re: $subj"
-		echo "Date: Tue, 02 Jun 2026 09:00:00 +0000"
-		echo "Message-ID: <$(basename "$1")@example.invalid>"
-		echo "In-Reply-To: <$id>"
-		echo "References: <$id>"
-		echo
-		printf "%s\n" "$4"
-		echo
-	} >"$1"
-}
 
 test_expect_success 'a posted v1, worked on in a tree of ours' '
 	git config --global user.name "Una User" &&
@@ -118,14 +100,14 @@ test_expect_success 'the draft again, unchanged branch: nothing changes' '
 
 test_expect_success 'review on v1, a fix: the draft is updated, trailers carried by patch-id' '
 	d=store/series/foo &&
-	reply r1 "Rita Reviewer <rita@example.invalid>" $d/v1/0001-*.patch \
+	test_reply_mail r1 "Rita Reviewer <rita@example.invalid>" $d/v1/0001-*.patch \
 "> -	ret = frob(f);
 > +	ret = __frob(f);
 
 __frob() is the locked one; call frob_nolock() here.
 
 Reviewed-by: Rita Reviewer <rita@example.invalid>" &&
-	reply r2 "Sam Second <sam@example.invalid>" $d/v1/0002-*.patch \
+	test_reply_mail r2 "Sam Second <sam@example.invalid>" $d/v1/0002-*.patch \
 "Looks right.
 
 Acked-by: Sam Second <sam@example.invalid>" &&
