@@ -91,7 +91,10 @@ setup() {
 }
 
 q="'"
-export KSERIES_CACHE=$TRASH/cache PATH=$TRASH/bin:$PATH
+# ccache off: with it, the build's PATH is the sandbox's fixed one
+# (ccache's masquerade first), which would pass over the stub make;
+# t9007 tests kunit-run's ccache path
+export KSERIES_CACHE=$TRASH/cache PATH=$TRASH/bin:$PATH KSERIES_CCACHE=0
 BUILD=$TRASH/cache/build/kunit-x
 run() { "$TRASH/kernel/kunit-run" --arch x86_64 --name kunit-x "$@" alloc.kunitconfig src; }
 
