@@ -167,6 +167,21 @@ test_expect_success '-j 2 --progress: one line for the running versions' '
 	! grep "kseries:" out
 '
 
+# -v without a terminal: each stage's start and end are said while the
+# versions run (a CI log), once each, not held back until a version ends.
+test_expect_success '-j 2 -v: stage lines as they happen, once each' '
+	rm -f vm-a vm-b &&
+	ck a b --stage vm --no-cache -v -j 2 >out 2>err &&
+	test $(grep -c "^kseries: a v1 vm \.\.\." err) = 1 &&
+	test $(grep -c "^kseries: b v1 vm \.\.\. (last took 0m0[0-9]s)$" err) = 1 &&
+	grep "^kseries: a v1 vm: pass in 0m0[0-9]s$" err &&
+	grep "^kseries: b v1 vm: pass in 0m0[0-9]s$" err &&
+	# b, which ended first, is said to have ended before a had
+	test $(grep -n "b v1 vm: pass" err | cut -d: -f1) -lt \
+	     $(grep -n "a v1 vm: pass" err | cut -d: -f1) &&
+	! grep "kseries: . v1 vm" out
+'
+
 test_expect_success 'bad -j values are refused' '
 	test_expect_code 128 ck a -j 0 2>err &&
 	grep "wants a number of jobs" err &&

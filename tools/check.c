@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,29 @@ static void on_checkout(struct check_ctx *ctx, const char *rev)
 	g_free(where);
 }
 
+/*
+ * A -j worker's stderr is held in a file until its version is done; with
+ * -v, each stage's start and end go at once to the stderr the check was
+ * started with (check_live_fd) instead, so a log that is not a terminal
+ * (a CI job, the main job) says what runs while it runs. One write() a
+ * line; into the held file when that write fails.
+ */
+static int check_live_fd = -1;
+
+static void G_GNUC_PRINTF(1, 2) verbose_line(const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+
+	va_start(ap, fmt);
+	line = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	if (check_live_fd < 0 ||
+	    write(check_live_fd, line, strlen(line)) != (ssize_t)strlen(line))
+		fputs(line, stderr);
+	g_free(line);
+}
+
 /* One stage after the first: from the cache, else run and cached. */
 static void run_one(struct check_ctx *ctx, const struct check_opts *o,
 		    const struct check_stage *st, json_t *stages, int *failed)
@@ -229,7 +253,8 @@ static void run_one(struct check_ctx *ctx, const struct check_opts *o,
 						       ctx->wt_own;
 		ctx->on_checkout = on_checkout;
 		if (o->verbose)
-			fprintf(stderr, "kseries: %s ...\n", ctx->label);
+			verbose_line("kseries: %s ...%s\n", ctx->label,
+				     ctx->last_took);
 		progress_begin(label);
 		t = now();
 		check_run_stage(ctx, st, &r);
@@ -238,6 +263,11 @@ static void run_one(struct check_ctx *ctx, const struct check_opts *o,
 		progress_end();
 		ctx->on_checkout = NULL;
 		g_free(label);
+		if (o->verbose)
+			verbose_line("kseries: %s: %s in %um%02us\n",
+				     ctx->label, stage_status_name(r.status),
+				     (unsigned)(r.seconds + 0.5) / 60,
+				     (unsigned)(r.seconds + 0.5) % 60);
 		check_cache_store(ctx, key, &r);
 	}
 	if (r.status == ST_FAIL)
@@ -330,6 +360,8 @@ static void G_GNUC_NORETURN worker_run(const struct check_item *it,
 	int err = open(w->err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	json_t *j;
 
+	if (o->verbose && !progress_wanted())
+		check_live_fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
 	if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(3);
 	close(out);
