@@ -154,6 +154,15 @@ test_expect_success 'missing figures: not measured, and why' '
 	grep -x "goals: 16 not measured" out
 '
 
+test_expect_success 'a bench that did not run at all: its goals not measured, no crash' '
+	printf "%s\n" "bench.check-cache.exit 0" "check.warm_s 0.97" "check.series 20" \
+		"check.stages apply" >results &&
+	"$SUMMARY" results >out &&
+	verdict "review extract >= 3x faster than mailsplit+mailinfo at every size" "not measured (mail-scale did not run)" &&
+	verdict "review extract CPU, 10k -> 100k messages <= 11x" "not measured (mail-scale did not run)" &&
+	verdict "warm check (nothing changed) <= 3 s wall" "met, 0.97 s wall, 20 series, stages apply"
+'
+
 test_expect_success 'a failed split size is NOT met even when another is missing' '
 	cat >results <<-EOF &&
 	mail.sizes 2000 10000
