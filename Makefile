@@ -253,9 +253,11 @@ test:
 check-kernel: all
 	KSERIES_KERNEL_TESTS=1 $(PROVE) $(PROVE_OPTS) -e bash $(SHELL_TESTS)
 
+# Every tests/bench/*.sh in turn, then the goals summary of that run
+# (tests/bench/run-all; the run's logs, figures and summary are left in
+# KSERIES_BENCH_RUN, default tests/bench/last-run).
 bench: all
-	@set -e; for b in $(sort $(wildcard tests/bench/*.sh)); do \
-		echo "== $$b"; bash $$b; done
+	@bash tests/bench/run-all
 
 # libFuzzer harnesses (tests/fuzz/fuzz-*.c) over the library, built by
 # clang with ASan; `make fuzz` runs each for FUZZ_SECONDS on a corpus

@@ -23,6 +23,15 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 cache=$KSERIES_CACHE
 linux=${KSERIES_TREE:-$cache/linux}
 callkern=$linux/scripts/coccinelle/locks/call_kern.cocci
+. "$src/tests/bench/lib"
+# no base tree or no spatch under make bench: a prerequisite is missing
+if [ -n "${KSERIES_BENCH_RUN:-}" ] || [ $# -eq 0 ]; then
+	git -C "$linux" rev-parse -q --verify refs/tags/v7.2.13 >/dev/null 2>&1 ||
+		bench_skip cocci-vs-callkern "no base tree at $linux (kernel/provision-base)"
+	command -v "${SPATCH:-spatch}" >/dev/null ||
+		bench_skip cocci-vs-callkern "no ${SPATCH:-spatch} (Debian package coccinelle)"
+	[ -x /usr/bin/time ] || bench_skip cocci-vs-callkern "no /usr/bin/time (Debian package time)"
+fi
 test -f "$callkern" || { echo "cocci-vs-callkern: error: cannot open '$callkern'" >&2; exit 2; }
 
 tmp=$(mktemp -d)
@@ -106,6 +115,10 @@ for f in "$@"; do
 done
 printf 'CPU time ratio (median ours / median call_kern): cold %.2f, warm %.2f\n' \
 	"$(echo "$(median cold) / $(median theirs)" | bc -l)" "$(echo "$(median warm) / $(median theirs)" | bc -l)"
+bench_result "cocci.runs $runs"
+bench_result "cocci.cold_cpu $(median cold)"
+bench_result "cocci.warm_cpu $(median warm)"
+bench_result "cocci.callkern_cpu $(median theirs)"
 printf 'cold ratio per run:'
 for r in $(seq "$runs"); do printf ' %.2f' "$(echo "$(cpu "cold.$r") / $(cpu "theirs.$r")" | bc -l)"; done
 echo
@@ -128,6 +141,8 @@ if [ -f "$triage" ]; then
 	real=$(grep -c '^| [^|]* | real |' "$triage" || true)
 	fp=$(grep -c '^| [^|]* | false positive |' "$triage" || true)
 	echo "--- triage (cocci/TRIAGE.md)"
+	bench_result "cocci.triage_real $real"
+	bench_result "cocci.triage_reported $((real + fp))"
 	printf 'reported %d, real %d, false positives %d, precision (real / reported) %s\n' \
 		"$((real + fp))" "$real" "$fp" \
 		"$(awk -v r="$real" -v f="$fp" 'BEGIN { printf "%.2f", (r + f) ? r / (r + f) : 0 }')"

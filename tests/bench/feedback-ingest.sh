@@ -66,5 +66,8 @@ if [ "$before" != none ]; then
 		"$(echo "$(median <"$tmp/ms-before") / $(median <"$tmp/ms-after")" | bc -l)" \
 		"$(git log -1 --format='%h %s' "$before")"
 fi
+bench_result "ingest.records 1500"
+bench_result "ingest.ms $(median <"$tmp/ms-after")"
+[ "$before" = none ] || bench_result "ingest.before_ms $(median <"$tmp/ms-before")"
 printf 'feedback-ingest: goal after <= 2000 ms: %s\n' \
 	"$([ "$(median <"$tmp/ms-after")" -le 2000 ] && echo met || echo NOT met)"

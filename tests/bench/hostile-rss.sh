@@ -13,10 +13,9 @@ KSERIES=${KSERIES:-$SRC/kseries}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kseries-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 TIME=/usr/bin/time
-if ! [ -x "$TIME" ]; then
-	echo "hostile-rss: $TIME (GNU time) is needed"
-	exit 0
-fi
+. "$SRC/tests/bench/lib"
+[ -x "$TIME" ] || bench_skip hostile-rss "no $TIME (GNU time, Debian package time)"
+[ -x "$KSERIES" ] || bench_skip hostile-rss "no $KSERIES: build it first (make)"
 
 cd "$TMP"
 python3 - <<'EOP'

@@ -3,8 +3,9 @@
 # 1 000 series, CPU (user + system) and wall, in one run, before and
 # after (issue 18).
 #
-# The store is made at run time: the repository's four series (their
-# versions, replies and feedback) copied 250 times each under new names,
+# The store is made at run time: the repository's series (their
+# versions, replies and feedback) copied under new names, one after the
+# other, until there are KSERIES_BENCH_SERIES_COUNT (default 1 000),
 # and a result of every stage for every version in a private cache
 # (status reads one per stage and version, or the version's summary;
 # list the last check's line). Nothing
@@ -21,16 +22,15 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 runs=${KSERIES_BENCH_RUNS:-3}
-copies=${KSERIES_BENCH_COPIES:-250}
+count=${KSERIES_BENCH_SERIES_COUNT:-1000}
+case $count in ''|*[!0-9]*|0) echo "list-status: bad KSERIES_BENCH_SERIES_COUNT '$count'"; exit 1;; esac
 tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/kseries-bench-list.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export KSERIES_NO_RANGE_DIFF=1 GIT_CONFIG_NOSYSTEM=1 HOME=$tmp/home
 export KSERIES_CACHE=$tmp/cache KSERIES_DIR=$tmp/store
 mkdir -p "$HOME"
-command -v /usr/bin/time >/dev/null ||
-	{ echo "list-status: needs GNU time (/usr/bin/time)"; exit 1; }
-
 . tests/bench/lib
+[ -x /usr/bin/time ] || bench_skip list-status "no /usr/bin/time (Debian package time)"
 bench_before 'parse-options: read git config in-process with libgit2'
 bench_build after WORKTREE
 bins=(after)
@@ -39,13 +39,12 @@ if [ "$before" != none ]; then
 	bins=(before after)
 fi
 
-# the store: series/*, copied
+# the store: series/*, copied in turn until there are $count
 mkdir -p "$tmp/store/series"
-for i in $(seq -w 1 "$copies"); do
-	for s in series/*/; do
-		n=$(basename "$s")
-		cp -R "$s" "$tmp/store/series/$n-$i"
-	done
+src=(series/*/)
+for ((i = 0; i < count; i++)); do
+	s=${src[i % ${#src[@]}]}
+	cp -R "$s" "$tmp/store/series/$(basename "$s")-$((i / ${#src[@]} + 1))"
 done
 nseries=$(ls "$tmp/store/series" | wc -l)
 # the results: every stage of every version passed
@@ -103,6 +102,10 @@ for c in list status; do
 		printf 'list-status: %-6s %-6s median cpu %6.3f s, wall %6.3f s\n' "$b" "$c" "$cpu" "$wall"
 		eval "cpu_$b=$cpu"
 	done
+	bench_result "$c.series $nseries"
+	bench_result "$c.cpu $cpu_after"
+	bench_result "$c.wall $wall"
+	[ "$before" = none ] || bench_result "$c.before_cpu $cpu_before"
 	if [ "$before" != none ]; then
 		printf 'list-status: %s before/after cpu = %.1fx  (before: %s)\n' "$c" \
 			"$(echo "$cpu_before / $cpu_after" | bc -l)" "$(git log -1 --format='%h %s' "$before")"

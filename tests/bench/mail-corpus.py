@@ -10,6 +10,9 @@
 #                                 binder-alloc-spinlock v1), then copies
 #                                 of the repo's replies until N messages
 #
+# It prints "messages N posting BYTES": BYTES is the size of the posting
+# in OUT (0 for review), what import's peak RSS is measured against.
+#
 # Every copy gets its own Message-IDs: the '@' of Message-ID, In-Reply-To
 # and References (folded lines included) becomes ".cK@" in copy K, so each
 # copy is a thread of its own and nothing is a duplicate. Folded Subject:
@@ -97,9 +100,12 @@ def main():
     elif mode != "review":
         sys.exit("usage: mail-corpus.py review|import N OUT")
     tmpls = [template(m) for m in msgs]
+    posting = 0
     with open(out, "wb") as f:
         for m in head:
-            f.write(m if m.endswith(b"\n\n") else m + b"\n")
+            m = m if m.endswith(b"\n\n") else m + b"\n"
+            f.write(m)
+            posting += len(m)
         written, k = len(head), 0
         while written < n:
             k += 1
@@ -109,6 +115,7 @@ def main():
                     break
                 f.write(sep.join(t))
                 written += 1
+    print("messages %d posting %d" % (written, posting))
 
 
 if __name__ == "__main__":

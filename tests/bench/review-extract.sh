@@ -8,6 +8,8 @@
 # (tests/t1010) concatenated BENCH_COPIES times, every Message-ID,
 # In-Reply-To and References made fresh per copy so that each copy is its
 # own thread. Reported as throughput and ratios; nothing is asserted.
+# b4 runs offline (-n --offline-mode) with attestation off, in a scratch
+# HOME, as in mail-scale.sh: no network, no key lookups in its time.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -59,7 +61,7 @@ split_info() {
 		git mailinfo "$TMP/msg" "$TMP/patch" <"$m" >/dev/null 2>&1
 	done
 }
-b4_am() { (cd "$TMP/b4" && b4 -q am -C "$@" -m "$TMP/big.mbox" -o -); }
+b4_am() { (cd "$TMP/b4" && b4 -n -q --offline-mode am -C "$@" -m "$TMP/big.mbox" -o -); }
 
 k=$(cpu extract)
 report "kseries review extract" "$k"
@@ -71,10 +73,11 @@ report "git mailsplit + mailinfo" "$g"
 
 b=
 if command -v b4 >/dev/null; then
-	export HOME="$TMP/home" XDG_CACHE_HOME="$TMP/cache"
+	export HOME="$TMP/home" XDG_CACHE_HOME="$TMP/cache" XDG_CONFIG_HOME="$TMP/config"
 	mkdir -p "$HOME" "$TMP/b4"
 	git config --global user.name bench
 	git config --global user.email bench@kseries.invalid
+	git config --global b4.attestation-policy off
 	b=$(cpu b4_am -T)
 	report "b4 am -m -T (no trailers)" "$b"
 	bt=$(cpu b4_am)
