@@ -182,6 +182,29 @@ test_expect_success '-j 2 -v: stage lines as they happen, once each' '
 	! grep "kseries: . v1 vm" out
 '
 
+# The longest first: a version whose stages took long last time, or on
+# a first run a series with VM or perf scripts, starts before the rest;
+# the output stays in name order.
+test_expect_success '-j 2 starts the heaviest version first' '
+	for s in c d z; do
+		rm -rf store/series/$s cache/results/$s &&
+		cp -r store/series/a store/series/$s &&
+		rm -rf store/series/$s/check || return 1
+	done &&
+	mkdir store/series/c/check store/series/z/check &&
+	printf "#!/bin/sh\nsleep 1\necho slow\n" >store/series/c/check/vm &&
+	printf "#!/bin/sh\necho heavy\n" >store/series/z/check/perf &&
+	chmod +x store/series/c/check/vm store/series/z/check/perf &&
+	ck c --stage vm >out &&
+	ck c d z --stage vm --stage perf --no-cache -v -j 2 >out 2>err &&
+	awk "{print \$1, \$3}" out >got &&
+	printf "c vm\nc perf\nd vm\nd perf\nz vm\nz perf\n" >want &&
+	test_cmp want got &&
+	z=$(grep -n "^kseries: z v1 " err | head -n 1 | cut -d: -f1) &&
+	d=$(grep -n "^kseries: d v1 " err | head -n 1 | cut -d: -f1) &&
+	test "$z" -lt "$d"
+'
+
 test_expect_success 'bad -j values are refused' '
 	test_expect_code 128 ck a -j 0 2>err &&
 	grep "wants a number of jobs" err &&

@@ -329,6 +329,7 @@ struct worker_item {
 	char *out, *err, *json;	/* its held stdout, stderr, result */
 	GString *partial;	/* its status pipe's unfinished line */
 	char *line;		/* its last status line */
+	double weight;		/* item_weight(), the order it starts in */
 };
 
 static int status_fd = -1;	/* a worker's end of its status pipe */
@@ -464,10 +465,59 @@ static void status_draw(struct worker_item *ws, size_t n, size_t done)
 	g_string_free(l, TRUE);
 }
 
-/* The next item to start: pending, and no run of its version going. */
+/*
+ * How long item's check is expected to take, to start the longest first
+ * (two workers finish sooner when the long versions do not come last):
+ * the seconds its stages took last time (results/<series>/v<N>/), else,
+ * on a first run, a day for a series with VM or perf scripts of its own
+ * (their kernels and boots dwarf the rest) and nothing for the others.
+ */
+static double item_weight(const struct check_item *it)
+{
+	char *dir = g_strdup_printf("%s/results/%s/v%d", cache_dir(),
+				    it->s->name, it->version);
+	GPtrArray *names = is_dir(dir) ? dir_names_sorted(dir, NULL, NULL) :
+					 NULL;
+	double sum = 0;
+
+	for (guint i = 0; names && i < names->len; i++) {
+		char *p;
+		json_t *j;
+
+		if (!g_str_has_suffix(names->pdata[i], ".json"))
+			continue;
+		p = g_build_filename(dir, names->pdata[i], NULL);
+		j = json_load_file(p, 0, NULL);
+		if (json_is_number(json_object_get(j, "seconds")))
+			sum += json_number_value(json_object_get(j, "seconds"));
+		json_decref(j);
+		g_free(p);
+	}
+	if (sum <= 0) {
+		char *vm = g_build_filename(it->s->dir, "check", "vm", NULL);
+		char *perf = g_build_filename(it->s->dir, "check", "perf", NULL);
+
+		if (is_file(vm) || is_file(perf))
+			sum = 86400;
+		g_free(vm);
+		g_free(perf);
+	}
+	if (names)
+		g_ptr_array_unref(names);
+	g_free(dir);
+	return sum;
+}
+
+/*
+ * The next item to start: pending, no run of its version going, and the
+ * heaviest such (item_weight(); the first in order among equals). The
+ * output stays in item order (flush_done()).
+ */
 static ssize_t next_item(const struct check_item *items,
 			 struct worker_item *ws, size_t n)
 {
+	ssize_t best = -1;
+
 	for (size_t i = 0; i < n; i++) {
 		bool busy = false;
 
@@ -476,10 +526,10 @@ static ssize_t next_item(const struct check_item *items,
 		for (size_t k = 0; k < n && !busy; k++)
 			busy = ws[k].state == ITEM_RUNNING &&
 			       same_version(&items[i], &items[k]);
-		if (!busy)
-			return (ssize_t)i;
+		if (!busy && (best < 0 || ws[i].weight > ws[best].weight))
+			best = (ssize_t)i;
 	}
-	return -1;
+	return best;
 }
 
 /* Marks the worker pid done; false when pid is none of them. */
@@ -554,6 +604,7 @@ void check_versions(const struct check_item *items, size_t n, int jobs,
 		ws[i].err = g_strdup_printf("%s/%zu.err", tmp, i);
 		ws[i].json = g_strdup_printf("%s/%zu.json", tmp, i);
 		ws[i].partial = g_string_new(NULL);
+		ws[i].weight = item_weight(&items[i]);
 		ws[i].status_fd = -1;
 	}
 	while (ndone < n) {
