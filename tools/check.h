@@ -71,8 +71,9 @@ enum {
 	CHECK_IN_SERIES = 1 << 7,	/* every version's mails and
 					 * thread.mbox, series.conf, and the
 					 * sender (ident.h) */
-	CHECK_IN_KUNIT = 1 << 8,	/* the version's kunitconfig and
-					 * kunit-arch (stage-kunit.c) */
+	CHECK_IN_KUNIT = 1 << 8,	/* the version's kunitconfig,
+					 * kunit-arch and kunit-against with
+					 * its version's mails (stage-kunit.c) */
 };
 
 /* How a stage takes part in the pipeline. */

@@ -194,6 +194,79 @@ static void test_cache_key(void **state)
 	g_free(mdir);
 }
 
+/*
+ * version.N.kunit-against: in the kunit stage's key with the earlier
+ * version's mails, and only there; a version without it keeps its key.
+ */
+static void test_kunit_against_key(void **state)
+{
+	char *top = g_dir_make_tmp("t-check-XXXXXX", NULL);
+	char *sdir = g_build_filename(top, "series", "x", NULL);
+	char *v1 = g_build_filename(sdir, "v1", NULL);
+	char *v2 = g_build_filename(sdir, "v2", NULL);
+	char *kdir = g_build_filename(top, "kernel", NULL);
+	char *k0, *k1, *k2, *k3, *k4, *c0, *c1;
+	struct check_ctx ctx = { 0 };
+	struct series s;
+
+	(void)state;
+	g_setenv("KSERIES_CACHE", top, TRUE);
+	g_unsetenv("KSERIES_KUNIT_RUNS");
+	put(sdir, "series.conf", "[series]\n\ttitle = x\n");
+	put(v1, "0001-x.patch", "Subject: [PATCH] x\n\nold\n");
+	put(v2, "0001-t.patch", "Subject: [PATCH 1/2] t\n\ntest\n");
+	put(v2, "0002-x.patch", "Subject: [PATCH 2/2] x\n\nfix\n");
+	put(kdir, "kbuild", "#!/bin/sh\n");
+	store_set_top(top);
+	assert_int_equal(series_load("x", &s), 0);
+	ctx.s = &s;
+	ctx.version = 2;
+	ctx.kernel_dir = kdir;
+	ctx.cocci_dir = kdir;
+	ctx.base = g_strdup("1111111111111111111111111111111111111111");
+	ctx.commits = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(ctx.commits,
+			g_strdup("2222222222222222222222222222222222222222"));
+
+	k0 = check_cache_key(&ctx, check_stage_find("kunit"));
+	c0 = check_cache_key(&ctx, check_stage_find("checkpatch"));
+	assert_int_equal(series_version_set(&s, 2, "kunit-against", "1:1"), 0);
+	k1 = check_cache_key(&ctx, check_stage_find("kunit"));
+	assert_string_not_equal(k0, k1);
+	/* another range: another key */
+	assert_int_equal(series_version_set(&s, 2, "kunit-against", "1:1-1"),
+			 0);
+	k2 = check_cache_key(&ctx, check_stage_find("kunit"));
+	assert_string_not_equal(k1, k2);
+	/* the earlier version's mail: the kunit key, not checkpatch's */
+	put(v1, "0001-x.patch", "Subject: [PATCH] x\n\nold, reworded\n");
+	k3 = check_cache_key(&ctx, check_stage_find("kunit"));
+	assert_string_not_equal(k2, k3);
+	assert_int_equal(series_version_unset(&s, 2, "kunit-against"), 0);
+	c1 = check_cache_key(&ctx, check_stage_find("checkpatch"));
+	assert_string_equal(c0, c1);
+	/* without the setting, v1's mail is no input: the key it had */
+	k4 = check_cache_key(&ctx, check_stage_find("kunit"));
+	assert_string_equal(k0, k4);
+
+	g_free(k0);
+	g_free(k1);
+	g_free(k2);
+	g_free(k3);
+	g_free(k4);
+	g_free(c0);
+	g_free(c1);
+	g_ptr_array_unref(ctx.commits);
+	g_free(ctx.base);
+	series_release(&s);
+	assert_int_equal(remove_tree(top), 0);
+	g_free(top);
+	g_free(sdir);
+	g_free(v1);
+	g_free(v2);
+	g_free(kdir);
+}
+
 static void test_severity_status(void **state)
 {
 	static const enum severity all[] = { SEV_NOTE, SEV_CHECK, SEV_WARNING,
@@ -317,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_table_order),
 		cmocka_unit_test(test_table_rows),
 		cmocka_unit_test(test_cache_key),
+		cmocka_unit_test(test_kunit_against_key),
 		cmocka_unit_test(test_severity_status),
 		cmocka_unit_test(test_finding_json),
 		cmocka_unit_test(test_checkpatch_parse),
