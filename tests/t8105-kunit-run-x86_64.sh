@@ -120,7 +120,7 @@ test_expect_success ROOT 'x86_64: built from tinyconfig plus the kunitconfig, bo
 	grep -q "^---- kernel log" "$BUILD/run-1.log"
 '
 
-test_expect_success ROOT 'qemu: TCG only, two CPUs, slow cases out, no timer check, a panic ends the boot' '
+test_expect_success ROOT 'qemu: TCG only, two CPUs, slow cases out, no timer check, a panic or an oops ends the boot' '
 	grep -qx -- "-smp" qemu.args && grep -A1 -x -- "-smp" qemu.args | grep -qx 2 &&
 	grep -A1 -x -- "-accel" qemu.args | grep -qx tcg &&
 	test $(grep -cx -- "-accel" qemu.args) = 1 &&
@@ -128,7 +128,7 @@ test_expect_success ROOT 'qemu: TCG only, two CPUs, slow cases out, no timer che
 	append=$(grep -A1 -x -- "-append" qemu.args | tail -n 1) &&
 	echo "$append" &&
 	for w in kunit.enable=1 "kunit.filter=speed>slow" console=ttyS0 \
-		no_timer_check panic=-1; do
+		no_timer_check panic=-1 oops=panic; do
 		case " $append " in *" $w "*) ;; *) echo "missing $w"; false ;; esac || return 1
 	done
 '
