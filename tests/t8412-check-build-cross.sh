@@ -2,10 +2,10 @@
 # The build stage cross-compiles the drivers that only build on another
 # architecture: its path table sends bcm63xx_udc.c to c-cross-mips,
 # fsl_qe_udc.c to c-cross-powerpc, tpm_ibmvtpm.c to c-cross-powerpc64,
-# amiflop.c and swim.c to c-cross-m68k and atmel_usba_udc.c to
-# c-cross-arm, while the ARM UDCs whose Kconfig has COMPILE_TEST
-# (aspeed-vhub, aspeed_udc, lpc32xx_udc) and renesas_usbhs build on
-# x86_64 in c-usb-drivers.
+# amiflop.c and swim.c to c-cross-m68k, atmel_usba_udc.c to
+# c-cross-arm and sunvdc.c to c-cross-sparc64, while the ARM UDCs whose
+# Kconfig has COMPILE_TEST (aspeed-vhub, aspeed_udc, lpc32xx_udc) and
+# renesas_usbhs build on x86_64 in c-usb-drivers.
 # A cross config is built when the compiler its fragment's kseries-cross
 # line names is in PATH; without it the stage skips (or leaves those
 # files out) naming the Debian package, and nothing is cached. A bad
@@ -40,8 +40,9 @@ drivers/block/swim_asm.S c-cross-m68k drivers/block/swim_asm.o
 drivers/block/swim3.c c-binder drivers/block/swim3.o
 drivers/char/tpm/tpm_ibmvtpm.c c-cross-powerpc64 drivers/char/tpm/tpm_ibmvtpm.o
 drivers/char/tpm/tpm_ibmvtpm.h c-cross-powerpc64 drivers/char/tpm/tpm_ibmvtpm.o
-drivers/char/tpm/tpm_tis.c c-binder drivers/char/tpm/tpm_tis.o'
-CROSS='c-cross-mips c-cross-powerpc c-cross-powerpc64 c-cross-m68k c-cross-arm'
+drivers/char/tpm/tpm_tis.c c-binder drivers/char/tpm/tpm_tis.o
+drivers/block/sunvdc.c c-cross-sparc64 drivers/block/sunvdc.o'
+CROSS='c-cross-mips c-cross-powerpc c-cross-powerpc64 c-cross-m68k c-cross-arm c-cross-sparc64'
 
 # the kseries-cross line of kernel/CONFIG.config: "ARCH PREFIX PACKAGE"
 cross_line() { sed -n 's/^# kseries-cross:[[:space:]]*//p' "$SRC_DIR/kernel/$1.config"; }
@@ -114,14 +115,14 @@ test_expect_success 'fragments: one kseries-base and one kseries-cross line each
 test_expect_success 'build: every touched file with the config that compiles it, each config its own objects' '
 	PATH=$WITH stub_check all --stage build >out 2>err &&
 	cat out &&
-	# seven configs (c-binder, c-usb-drivers, five cross), 19 patches
-	grep " build .*pass.*133 builds (c-binder, c-usb-drivers, c-cross-mips, c-cross-powerpc, c-cross-powerpc64, c-cross-m68k, c-cross-arm; every patch)" out &&
+	# eight configs (c-binder, c-usb-drivers, six cross), 20 patches
+	grep " build .*pass.*160 builds (c-binder, c-usb-drivers, c-cross-mips, c-cross-powerpc, c-cross-powerpc64, c-cross-m68k, c-cross-arm, c-cross-sparc64; every patch)" out &&
 	echo "$MAP" | while read -r f c o; do
 		grep -q "^kbuild .* $c [^ ]* .*$o\( \|$\)" ran || { echo "$o not built with $c"; exit 1; }
 		grep " $o\( \|$\)" ran | grep -v " $c " && { echo "$o built with another config"; exit 1; }
 		:
 	done &&
-	test "$(grep -c "^kbuild " ran)" = 133 &&
+	test "$(grep -c "^kbuild " ran)" = 160 &&
 	# each target once in a build
 	grep "^kbuild .* c-cross-arm " ran | head -n 1 | tr " " "\n" | grep -c "atmel_usba_udc.o" >n &&
 	echo 1 >want && test_cmp want n

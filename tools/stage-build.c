@@ -86,6 +86,8 @@ static const struct {
 	{ "drivers/char/tpm/tpm_ibmvtpm.", "c-cross-powerpc64",
 	  "depends on PPC_PSERIES (64-bit PowerPC)",
 	  "drivers/char/tpm/tpm_ibmvtpm.o" },
+	{ "drivers/block/sunvdc.c", "c-cross-sparc64",
+	  "depends on SUN_LDOMS (64-bit SPARC)", NULL },
 };
 
 const char *const stage_c_configs[] = { "c-binder", "c-usb-gadget",
@@ -94,7 +96,7 @@ const char *const stage_c_configs[] = { "c-binder", "c-usb-gadget",
 /* The c-cross-* configs (c_config_map's other architectures). */
 static const char *const c_cross_configs[] = {
 	"c-cross-mips", "c-cross-powerpc", "c-cross-powerpc64",
-	"c-cross-m68k", "c-cross-arm", NULL
+	"c-cross-m68k", "c-cross-arm", "c-cross-sparc64", NULL
 };
 
 /* The c_config_map row of path, or -1 for c-binder. */
