@@ -161,6 +161,19 @@ stub_check() {
 		"$KSERIES" check "$@"
 }
 
+# test_small_tree [DIR]: DIR (default tree) a git repository of one
+# commit, drivers/android/binder_alloc.c holding "int binder_alloc_x;",
+# tagged v7.2.13: the base of the check tests that need no kernel.
+test_small_tree() {
+	local t=${1:-tree}
+	mkdir -p "$t/drivers/android" &&
+	printf 'int binder_alloc_x;\n' >"$t/drivers/android/binder_alloc.c" &&
+	git -C "$t" init -q -b master &&
+	git -C "$t" add . &&
+	git -C "$t" -c user.name=T -c user.email=t@example.org commit -q -m base &&
+	git -C "$t" tag v7.2.13
+}
+
 # test_series NAME [N [STORE]]: STORE/series/NAME/vN (default store/, v1)
 # and a series.conf: title "t", base v7.2.13, prefix PATCH.
 test_series() {

@@ -5,12 +5,8 @@ test_description='check: the kunit stage takes a version'"'"'s kunitconfig and a
 # A small base tree, a fake kernel/kunit-run that says what it was asked
 # and passes, and a fake QEMU: no kernel is built here.
 setup() {
-	mkdir -p tree/drivers/android kernel bin &&
-	printf 'int binder_alloc_x;\n' >tree/drivers/android/binder_alloc.c &&
-	git -C tree init -q -b master &&
-	git -C tree add . &&
-	git -C tree -c user.name=T -c user.email=t@example.org commit -q -m base &&
-	git -C tree tag v7.2.13 &&
+	mkdir -p kernel bin &&
+	test_small_tree &&
 	printf 'CONFIG_KUNIT=y\n' >kernel/kunit-binder.kunitconfig &&
 	cat >kernel/kunit-run <<-\EOS &&
 	#!/bin/sh

@@ -31,12 +31,8 @@ patch_mail() {
 # $TRASH change its mind: always-pass, pass-first (the first run of a
 # failing tree passes), no-build (a tree without the fix does not build).
 setup() {
-	mkdir -p tree/drivers/android kernel bin &&
-	printf 'int binder_alloc_x;\n' >tree/drivers/android/binder_alloc.c &&
-	git -C tree init -q -b master &&
-	git -C tree add . &&
-	git -C tree -c user.name=T -c user.email=t@example.org commit -q -m base &&
-	git -C tree tag v7.2.13 &&
+	mkdir -p kernel bin &&
+	test_small_tree &&
 	printf 'CONFIG_KUNIT=y\n' >kernel/kunit-binder.kunitconfig &&
 	cat >kernel/kunit-run <<-\EOS &&
 	#!/bin/sh

@@ -8,12 +8,8 @@ test_description='check -j N: versions at once, builds one at a time, the output
 # (each waits for the other's mark), or, with VM_ALONE=1, only when no
 # other vm stage runs.
 setup() {
-	mkdir -p tree/drivers/android kernel &&
-	printf 'int binder_alloc_x;\n' >tree/drivers/android/binder_alloc.c &&
-	git -C tree init -q -b master &&
-	git -C tree add . &&
-	git -C tree -c user.name=T -c user.email=t@example.org commit -q -m base &&
-	git -C tree tag v7.2.13 &&
+	mkdir -p kernel &&
+	test_small_tree &&
 	cat >kernel/kbuild <<-\EOS &&
 	#!/bin/sh
 	mkdir "$TRASH/in-build" 2>/dev/null || { echo "OVERLAP" >>"$TRASH/builds"; exit 1; }

@@ -99,6 +99,28 @@ static void keys_free(struct keys *k)
 #define DIFF(a, b, f) assert_string_not_equal((a)->f, (b)->f)
 
 /*
+ * The store at top with series x (its files already put) loaded into s,
+ * and ctx a check of its version on one commit over a fixed base, with
+ * the kernel and cocci inputs at kdir and cdir.
+ */
+static void key_ctx(struct check_ctx *ctx, struct series *s, const char *top,
+		    int version, char *kdir, char *cdir)
+{
+	g_setenv("KSERIES_CACHE", top, TRUE);
+	g_unsetenv("KSERIES_KUNIT_RUNS");
+	store_set_top(top);
+	assert_int_equal(series_load("x", s), 0);
+	ctx->s = s;
+	ctx->version = version;
+	ctx->kernel_dir = kdir;
+	ctx->cocci_dir = cdir;
+	ctx->base = g_strdup("1111111111111111111111111111111111111111");
+	ctx->commits = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(ctx->commits,
+			g_strdup("2222222222222222222222222222222222222222"));
+}
+
+/*
  * A stage's key changes with its own inputs (CHECK_IN_*) and with the
  * commits, never with another stage's inputs.
  */
@@ -115,23 +137,12 @@ static void test_cache_key(void **state)
 	struct series s;
 
 	(void)state;
-	g_setenv("KSERIES_CACHE", top, TRUE);
-	g_unsetenv("KSERIES_KUNIT_RUNS");
 	put(sdir, "series.conf", "[series]\n\ttitle = x\n");
 	put(v1, "0001-x.patch", "Subject: [PATCH] x\n\nbody\n");
 	put(kdir, "kbuild", "#!/bin/sh\n");
 	put(cdir, "rule.cocci", "@@\n@@\n");
 	put(mdir, "check", "#!/bin/sh\n");
-	store_set_top(top);
-	assert_int_equal(series_load("x", &s), 0);
-	ctx.s = &s;
-	ctx.version = 1;
-	ctx.kernel_dir = kdir;
-	ctx.cocci_dir = cdir;
-	ctx.base = g_strdup("1111111111111111111111111111111111111111");
-	ctx.commits = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(ctx.commits,
-			g_strdup("2222222222222222222222222222222222222222"));
+	key_ctx(&ctx, &s, top, 1, kdir, cdir);
 
 	keys_of(&ctx, &k0);
 	/* the key is a function of its inputs: asked again, the same */
@@ -210,23 +221,12 @@ static void test_kunit_against_key(void **state)
 	struct series s;
 
 	(void)state;
-	g_setenv("KSERIES_CACHE", top, TRUE);
-	g_unsetenv("KSERIES_KUNIT_RUNS");
 	put(sdir, "series.conf", "[series]\n\ttitle = x\n");
 	put(v1, "0001-x.patch", "Subject: [PATCH] x\n\nold\n");
 	put(v2, "0001-t.patch", "Subject: [PATCH 1/2] t\n\ntest\n");
 	put(v2, "0002-x.patch", "Subject: [PATCH 2/2] x\n\nfix\n");
 	put(kdir, "kbuild", "#!/bin/sh\n");
-	store_set_top(top);
-	assert_int_equal(series_load("x", &s), 0);
-	ctx.s = &s;
-	ctx.version = 2;
-	ctx.kernel_dir = kdir;
-	ctx.cocci_dir = kdir;
-	ctx.base = g_strdup("1111111111111111111111111111111111111111");
-	ctx.commits = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(ctx.commits,
-			g_strdup("2222222222222222222222222222222222222222"));
+	key_ctx(&ctx, &s, top, 2, kdir, kdir);
 
 	k0 = check_cache_key(&ctx, check_stage_find("kunit"));
 	c0 = check_cache_key(&ctx, check_stage_find("checkpatch"));
