@@ -210,17 +210,16 @@ test_expect_success 'series.tree is a Tree: of its notes' '
 	each_series tree_agrees
 '
 
-# maint_prefix_ok(): the subject's first component is the prefix, or a
-# longer path of it
+# maint_prefix_ok(): the subject starts with the prefix up to the end of
+# a component (": " or "/" follows it)
 prefix_ok() {
-	local title=$1 p first=${1%%: *}
+	local title=$1 p
 
 	shift
-	test "$first" != "$title" || return 1
 	for p in "$@"; do
 		p=${p%:}
 		test -n "$p" || continue
-		case ${first,,} in "${p,,}" | "${p,,}"/*) return 0 ;; esac
+		case ${title,,} in "${p,,}: "* | "${p,,}"/*) return 0 ;; esac
 	done
 	return 1
 }

@@ -234,8 +234,7 @@ static void add_path(GPtrArray *out, char *path)
 
 bool maint_prefix_ok(const GPtrArray *prefixes, const char *title)
 {
-	const char *colon = strstr(title, ": ");
-	size_t tl = colon ? (size_t)(colon - title) : 0;
+	size_t tl = strlen(title);
 
 	for (guint i = 0; i < prefixes->len; i++) {
 		const char *p = prefixes->pdata[i];
@@ -243,9 +242,10 @@ bool maint_prefix_ok(const GPtrArray *prefixes, const char *title)
 
 		if (pl && p[pl - 1] == ':')
 			pl--;
-		if (!pl || tl < pl || g_ascii_strncasecmp(title, p, pl))
+		if (!pl || tl <= pl || g_ascii_strncasecmp(title, p, pl))
 			continue;
-		if (tl == pl || title[pl] == '/')
+		/* the prefix ends a component: "usb: gadget" in "usb: gadget: x" */
+		if (title[pl] == '/' || (title[pl] == ':' && title[pl + 1] == ' '))
 			return true;
 	}
 	return false;

@@ -57,8 +57,11 @@ int maint_notes_read(GPtrArray *notes);
 
 /*
  * True if title ("locking/rtmutex: Stop ...") starts with one of the
- * prefixes ("locking/rtmutex:"); a longer path of the same prefix
- * ("locking/ww_mutex/test:" for "locking/ww_mutex:") counts too.
+ * prefixes ("locking/rtmutex:") up to the end of a component: a longer
+ * path of the same prefix ("locking/ww_mutex/test:" for
+ * "locking/ww_mutex:") counts too, and a prefix of several components
+ * ("usb: gadget:") matches a title that has them ("usb: gadget: f_hid:
+ * ...").
  */
 bool maint_prefix_ok(const GPtrArray *prefixes, const char *title);
 

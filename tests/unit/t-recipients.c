@@ -167,6 +167,18 @@ static void test_prefix(void **state)
 	assert_false(maint_prefix_ok(p, "locking: too short"));
 	assert_false(maint_prefix_ok(p, "no prefix at all"));
 	g_ptr_array_unref(p);
+
+	/* a prefix of several components */
+	p = strv();
+	g_ptr_array_add(p, g_strdup("usb: gadget:"));
+	assert_true(maint_prefix_ok(p, "usb: gadget: f_hid: don't call"));
+	assert_true(maint_prefix_ok(p, "USB: Gadget: udc: x"));
+	assert_false(maint_prefix_ok(p, "usb: chipidea: udc: x"));
+	assert_false(maint_prefix_ok(p, "usb: gadgetfs: x"));
+	assert_false(maint_prefix_ok(p, "usb: gadget"));
+	assert_false(maint_prefix_ok(p, "usb: gadget:x"));
+	assert_false(maint_prefix_ok(p, "usb: x"));
+	g_ptr_array_unref(p);
 }
 
 static void test_touched(void **state)
