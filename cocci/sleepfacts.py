@@ -51,6 +51,7 @@ import sys
 import tempfile
 
 import sleepclass
+import sleepcond
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FACTS_COCCI = os.path.join(HERE, 'sleep_facts.cocci')
@@ -308,6 +309,54 @@ def add_ends(d, data):
     d['includes'] = sorted(set(INCLUDE_RE.findall(data.decode('utf-8', 'replace'))))
 
 
+# The version of what add_guards() records: cached facts of another
+# version (or none) get it again from the source.
+GUARDS_V = 1
+
+
+def add_guards(d, data):
+    """d['guards']: [line, name, guard] of the calls that a test of an
+    unmodified parameter of their function guards (sleepcond.py; only
+    those), and d['params']: [name, line, [indexes of bool parameters]]
+    of the functions that have such calls."""
+    d['guards'], d['params'], d['guards_v'] = [], [], GUARDS_V
+    if d.get('failed') or not d.get('calls'):
+        return
+    text = data.decode('latin-1')
+    starts = sleepclass.line_starts(text)
+    by_line = {}
+    for c in d['calls']:
+        by_line.setdefault(int(c[0]), set()).add(c[1])
+    call_lines = sorted(by_line)
+    for (a, b, n) in _functions(d):
+        lines = call_lines[bisect.bisect_left(call_lines, a):bisect.bisect_right(call_lines, b)]
+        if not lines:
+            continue
+        i = sleepclass.name_offset(text, starts, a, 0, n)
+        if i is None:
+            continue
+        spans, ps = sleepcond.function_guards(text, i, n)
+        if not spans:
+            continue
+        got = False
+        for line in sorted(lines):
+            end = starts[line] if line < len(starts) else len(text)
+            for name in sorted(by_line[line]):
+                guard = None
+                rx = re.compile(r'\b%s\s*\(' % re.escape(name))
+                for m in rx.finditer(text, starts[line - 1], end):
+                    g = set()
+                    for (x, y, c) in spans:
+                        if x <= m.start() < y:
+                            g.update(c)
+                    guard = g if guard is None else guard & g
+                if guard:
+                    d['guards'].append([line, name, sorted(list(c) for c in guard)])
+                    got = True
+        if got:
+            d['params'].append([n, a, [k for k, (_, b) in enumerate(ps) if b]])
+
+
 KEEP_ARGS = re.compile(r'GFP|gfp|alloc|wait_event')
 LOCKOP_RX = re.compile(r'^(raw_)?(spin|read|write)_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?(_nested)?$')
 
@@ -430,8 +479,11 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
         if c and os.path.isfile(c):
             with open(c) as f:
                 facts[p] = json.load(f)
-            if 'ends' not in facts[p] or 'includes' not in facts[p]:
-                add_ends(facts[p], data)
+            if 'ends' not in facts[p] or 'includes' not in facts[p] or \
+                    facts[p].get('guards_v') != GUARDS_V:
+                if 'ends' not in facts[p] or 'includes' not in facts[p]:
+                    add_ends(facts[p], data)
+                add_guards(facts[p], data)
                 atomic_write(c, json.dumps(facts[p], sort_keys=True))
         elif p not in keep and no_function(data):
             facts[p] = {'prescan': 'no brace'}
@@ -444,6 +496,7 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
         if not d.get('failed'):
             from_source(d, data)
         add_ends(d, data)
+        add_guards(d, data)
         facts[p] = d
         if cache:
             b = blobs[p]
