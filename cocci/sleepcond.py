@@ -422,6 +422,28 @@ def _unmodified(toks, names):
 
 
 _PP_RE = re.compile(r'^[ \t]*#', re.M)
+_IF_RE = re.compile(r'\bif\s*\(([^;{]*)')
+_IDENT_RE = re.compile(r'[A-Za-z_]\w*')
+_BODY_START_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|[{;=]', re.S)
+
+
+def _close_paren(text, i):
+    """Offset of the ')' closing the '(' at I of TEXT (comments, strings
+    and character constants skipped), or None."""
+    d = 0
+    for m in _PAREN_RE.finditer(text, i):
+        t = m.group()
+        if t == '(':
+            d += 1
+        elif t == ')':
+            d -= 1
+            if d == 0:
+                return m.start()
+    return None
+
+
+_PAREN_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|[()]',
+                       re.S)
 
 
 def function_guards(text, name_off, name):
@@ -431,28 +453,25 @@ def function_guards(text, name_off, name):
     the body is not read: a preprocessor directive in it, a shape this
     module does not know, no parameter that the body tests and never
     modifies."""
+    from sleepclass import paren_text
     i = name_off + len(name)
-    toks = tokens(text, i, min(len(text), i + 4000))
-    if not toks or toks[0][0] != '(':
+    ptext = paren_text(text, i)
+    if ptext is None:
         return [], []
-    d = 0
-    for n, (x, _) in enumerate(toks):
-        if x == '(':
-            d += 1
-        elif x == ')':
-            d -= 1
-            if d == 0:
-                break
-    else:
-        return [], []
-    ps = params(text[toks[0][1] + 1:toks[n][1]])
-    # attributes (__acquires(x), __must_hold(x)) may come before the body
-    k = n + 1
-    while k < len(toks) and toks[k][0] not in ('{', ';', '='):
-        k += 1
-    if k >= len(toks) or toks[k][0] != '{':
+    ps = params(ptext)
+    # attributes (__acquires(x), __must_hold(x)) may come before the body;
+    # a ';' or '=' first: a prototype, a K&R definition, not read
+    k = _close_paren(text, text.index('(', i))
+    if k is None:
         return [], ps
-    start = toks[k][1]
+    for m in _BODY_START_RE.finditer(text, k + 1):
+        if m.group() in ('{', ';', '='):
+            break
+    else:
+        return [], ps
+    if m.group() != '{':
+        return [], ps
+    start = m.start()
     end = _body_end(text, start)
     if end is None:
         return [], ps
@@ -460,6 +479,11 @@ def function_guards(text, name_off, name):
         return [], ps
     names = {p: n for n, (p, _) in enumerate(ps) if p}
     if not names:
+        return [], ps
+    # cheap first: no parameter in what may be the condition of an if
+    # (up to the first ';' or '{' after it), no guard
+    if not any(set(_IDENT_RE.findall(c)) & names.keys()
+               for c in _IF_RE.findall(text, start, end)):
         return [], ps
     body = tokens(text, start, end + 1)
     used = set(x for (x, _) in body if x in names)
