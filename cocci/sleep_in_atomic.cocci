@@ -32,6 +32,10 @@
 // a lock, and the fixed point still uses the whole call graph. Without that
 // file the second run uses the calls it sees itself. Files, not environment
 // variables, so that it also works through kernel/chroot-run.
+// kseries-facts.json also lists, per file, the calls whose literal
+// arguments rule out every parameter guard under which their callee
+// sleeps (excluded, cocci/sleepcond.py): neither findings nor edges of
+// the fixed point.
 
 virtual withfacts
 
