@@ -92,8 +92,10 @@ void xg_callers(struct xg *a, bool skip, struct xg_req *req)
 }
 
 /*
- * Not ruled out: the parameter is modified before its test, the callee
- * sleeps before the test, or the argument is not a literal.
+ * Not ruled out, and rightly (each may sleep with that argument): the
+ * parameter is modified before its test (by an assignment, or by a
+ * macro it is given to), the callee sleeps before the test, a goto
+ * jumps past the test, the test depends on the configuration.
  */
 static void xg_modified(struct xg *a, int wait)
 {
@@ -111,11 +113,41 @@ static void xg_early(struct xg *a, bool skip)
 	msleep(4);
 }
 
+static void xg_swapped(struct xg *a, int skip)
+{
+	swap(skip, a->skip);
+	if (skip)
+		return;
+	msleep(5);
+}
+
+static void xg_jump(struct xg *a, bool skip)
+{
+	if (a->host)
+		goto again;
+	if (skip)
+		return;
+again:
+	msleep(6);
+}
+
+static void xg_config(struct xg *a, bool skip)
+{
+#ifdef CONFIG_XG_FAST
+	if (skip)
+		return;
+#endif
+	msleep(7);
+}
+
 void xg_kept(struct xg *a)
 {
 	spin_lock(&a->lock);
 	xg_modified(a, 0);
 	xg_early(a, true);
+	xg_swapped(a, 1);
+	xg_jump(a, true);
+	xg_config(a, true);
 	spin_unlock(&a->lock);
 }
 /*
@@ -128,7 +160,10 @@ param-guard.c:87: sleeping call 'xg_delay' while holding 'a->lock' (taken at lin
 param-guard.c:88: sleeping call 'xg_finish' while holding 'a->lock' (taken at line 82) via 'xg_finish' -> 'wait_for_completion'
 param-guard.c:89: sleeping call 'xg_mode' while holding 'a->lock' (taken at line 82) via 'xg_mode' -> 'msleep'
 param-guard.c:90: sleeping call 'xg_init_wait' while holding 'a->lock' (taken at line 82) via 'xg_init_wait' -> 'xg_reset' -> 'xg_wait_for_mode' -> 'usleep_range'
-param-guard.c:117: sleeping call 'xg_modified' while holding 'a->lock' (taken at line 116) via 'xg_modified' -> 'msleep'
-param-guard.c:118: sleeping call 'xg_early' while holding 'a->lock' (taken at line 116) via 'xg_early' -> 'might_sleep'
+param-guard.c:146: sleeping call 'xg_modified' while holding 'a->lock' (taken at line 145) via 'xg_modified' -> 'msleep'
+param-guard.c:147: sleeping call 'xg_early' while holding 'a->lock' (taken at line 145) via 'xg_early' -> 'might_sleep'
+param-guard.c:148: sleeping call 'xg_swapped' while holding 'a->lock' (taken at line 145) via 'xg_swapped' -> 'msleep'
+param-guard.c:149: sleeping call 'xg_jump' while holding 'a->lock' (taken at line 145) via 'xg_jump' -> 'msleep'
+param-guard.c:150: sleeping call 'xg_config' while holding 'a->lock' (taken at line 145) via 'xg_config' -> 'msleep'
  * check-output-end
  */
