@@ -32,6 +32,10 @@
 // a lock, and the fixed point still uses the whole call graph. Without that
 // file the second run uses the calls it sees itself. Files, not environment
 // variables, so that it also works through kernel/chroot-run.
+// kseries-facts.json also lists, per file, the calls whose literal
+// arguments rule out every parameter guard under which their callee
+// sleeps (excluded, cocci/sleepcond.py): neither findings nor edges of
+// the fixed point.
 
 virtual withfacts
 
@@ -99,6 +103,7 @@ FACTS_CALLS = {}
 EXTERNAL = {}   # file -> {name: chain}
 EXTERNAL_NAMES = set()
 OWN = {}        # file -> {function: chain} from the whole-tree closure
+EXCLUDED = {}   # file -> {(line, name)}: calls whose literal arguments rule out the sleep
 FACTS_READ = set()
 
 def facts_json(file):
@@ -118,6 +123,15 @@ def facts_json(file):
                 RELEASERS.update(rel)
             for k, own in j.get('own', {}).items():
                 OWN[k] = {fn: [tuple(c) for c in chain] for fn, chain in own.items()}
+            for k, ex in j.get('excluded', {}).items():
+                EXCLUDED[k] = set((int(l), n) for (l, n) in ex)
+
+def excluded(file, line, name):
+    """The call of NAME at LINE does not sleep: its literal arguments
+    exclude every parameter guard under which a function it reaches
+    sleeps (the facts run: cocci/sleepcond.py)."""
+    facts_json(file)
+    return (line, name) in EXCLUDED.get(file, ())
 
 def facts_calls(file):
     facts_json(file)
@@ -282,7 +296,7 @@ def chains_for(file):
         for fn in sorted(fns):
             best = chain.get(fn)
             for (callee, args, line) in sorted(fns[fn], key=lambda c: c[2]):
-                if callee == fn:
+                if callee == fn or excluded(file, line, callee):
                     continue
                 if direct_sleeper(callee, args, None):
                     cand = [(callee, '')]
@@ -848,6 +862,8 @@ for (file, lock, lock_line, name, args, line, kind, lock_col) in REGION:
         continue
     why = direct_sleeper(name, args, lock)
     via = ''
+    if not why and excluded(file, line, name):
+        continue
     if not why:
         chain = CHAIN.get((file, name))
         if not chain and not any(n == name for (a, b, n) in FUNCS.get(file, [])):

@@ -51,6 +51,7 @@ import sys
 import tempfile
 
 import sleepclass
+import sleepcond
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FACTS_COCCI = os.path.join(HERE, 'sleep_facts.cocci')
@@ -308,6 +309,54 @@ def add_ends(d, data):
     d['includes'] = sorted(set(INCLUDE_RE.findall(data.decode('utf-8', 'replace'))))
 
 
+# The version of what add_guards() records: cached facts of another
+# version (or none) get it again from the source.
+GUARDS_V = 1
+
+
+def add_guards(d, data):
+    """d['guards']: [line, name, guard] of the calls that a test of an
+    unmodified parameter of their function guards (sleepcond.py; only
+    those), and d['params']: [name, line, [indexes of bool parameters]]
+    of the functions that have such calls."""
+    d['guards'], d['params'], d['guards_v'] = [], [], GUARDS_V
+    if d.get('failed') or not d.get('calls'):
+        return
+    text = data.decode('latin-1')
+    starts = sleepclass.line_starts(text)
+    by_line = {}
+    for c in d['calls']:
+        by_line.setdefault(int(c[0]), set()).add(c[1])
+    call_lines = sorted(by_line)
+    for (a, b, n) in _functions(d):
+        lines = call_lines[bisect.bisect_left(call_lines, a):bisect.bisect_right(call_lines, b)]
+        if not lines:
+            continue
+        i = sleepclass.name_offset(text, starts, a, 0, n)
+        if i is None:
+            continue
+        spans, ps = sleepcond.function_guards(text, i, n)
+        if not spans:
+            continue
+        got = False
+        for line in sorted(lines):
+            end = starts[line] if line < len(starts) else len(text)
+            for name in sorted(by_line[line]):
+                guard = None
+                rx = re.compile(r'\b%s\s*\(' % re.escape(name))
+                for m in rx.finditer(text, starts[line - 1], end):
+                    g = set()
+                    for (x, y, c) in spans:
+                        if x <= m.start() < y:
+                            g.update(c)
+                    guard = g if guard is None else guard & g
+                if guard:
+                    d['guards'].append([line, name, sorted(list(c) for c in guard)])
+                    got = True
+        if got:
+            d['params'].append([n, a, [k for k, (_, b) in enumerate(ps) if b]])
+
+
 KEEP_ARGS = re.compile(r'GFP|gfp|alloc|wait_event')
 LOCKOP_RX = re.compile(r'^(raw_)?(spin|read|write)_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?(_nested)?$')
 
@@ -430,8 +479,11 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
         if c and os.path.isfile(c):
             with open(c) as f:
                 facts[p] = json.load(f)
-            if 'ends' not in facts[p] or 'includes' not in facts[p]:
-                add_ends(facts[p], data)
+            if 'ends' not in facts[p] or 'includes' not in facts[p] or \
+                    facts[p].get('guards_v') != GUARDS_V:
+                if 'ends' not in facts[p] or 'includes' not in facts[p]:
+                    add_ends(facts[p], data)
+                add_guards(facts[p], data)
                 atomic_write(c, json.dumps(facts[p], sort_keys=True))
         elif p not in keep and no_function(data):
             facts[p] = {'prescan': 'no brace'}
@@ -444,6 +496,7 @@ def file_facts(spatch, root, paths, cache, jobs=2, log=None, keep=()):
         if not d.get('failed'):
             from_source(d, data)
         add_ends(d, data)
+        add_guards(d, data)
         facts[p] = d
         if cache:
             b = blobs[p]
@@ -581,8 +634,10 @@ def visible(caller, target, target_path):
 class Graph:
     """The definitions of a set of files, and how a call resolves."""
 
-    def __init__(self, facts):
+    def __init__(self, facts, root=None):
         self.facts = facts
+        self.root = root            # where the sources are, for literals()
+        self._guards, self._bools, self._texts, self._lits = {}, {}, {}, {}
         self.local = local = {}     # path -> {name: [node]}
         self.glob = glob = {}       # name -> [node]
         self.gfpfn = gfpfn = set()
@@ -647,6 +702,49 @@ class Graph:
         r = self._resolved[key] = inc or cands
         return r
 
+    def guards(self, path):
+        """{(line, name): guard} of the guarded calls of PATH (add_guards());
+        a guard is a tuple of (index, op, value)."""
+        r = self._guards.get(path)
+        if r is None:
+            r = self._guards[path] = {}
+            for (line, name, guard) in self.facts[path].get('guards', []):
+                r[(int(line), name)] = tuple(sorted(tuple(c) for c in guard))
+        return r
+
+    def bools(self, node):
+        """The indexes of the bool parameters of NODE, when it has guards."""
+        path, a, _, n = self.nodes[node]
+        r = self._bools.get(path)
+        if r is None:
+            r = self._bools[path] = {(x[0], int(x[1])): frozenset(x[2])
+                                     for x in self.facts[path].get('params', [])}
+        return r.get((n, a), frozenset())
+
+    def literals(self, elems):
+        """{index: value} of the literal constant arguments of the call
+        ELEMS[0] ([name, "path:line"]; an ops call has none), read from
+        the source: of every call of that name on that line, the ones
+        they all pass."""
+        name, loc = elems[0][0], elems[0][1]
+        if '.' in name or self.root is None:
+            return {}
+        path, line = loc.rsplit(':', 1)
+        key = (path, int(line), name)
+        r = self._lits.get(key)
+        if r is not None:
+            return r
+        t = self._texts.get(path)
+        if t is None:
+            try:
+                with open(os.path.join(self.root, path), 'rb') as f:
+                    text = f.read().decode('latin-1')
+            except OSError:
+                text = ''
+            t = self._texts[path] = (text, sleepclass.line_starts(text))
+        r = self._lits[key] = line_literals(t[0], t[1], int(line), name)
+        return r
+
     def releasers(self, path):
         """The functions of other files that PATH calls and that drop a lock
         their caller holds: a definition reached does, and every other one
@@ -668,6 +766,31 @@ class Graph:
             if rel and not other:
                 out.add(name)
         return sorted(out)
+
+    def excluded(self, path, cond, outside):
+        """[line, name] of the calls of PATH that do not sleep by their
+        literal arguments: a definition the call reaches sleeps only under
+        guards (COND: {(path, start, name): [guard, ...]}, closure()) that
+        they all exclude. The rules drop these calls (sleep_in_atomic.cocci)."""
+        out = []
+        if not cond:
+            return out
+        for (line, name, args) in self.facts.get(path, {}).get('calls', []):
+            if sleepclass.direct_sleeper(name, args, None, outside):
+                continue
+            lits = None
+            for node in self.resolve(path, name):
+                p, a, _, n = self.nodes[node]
+                guards = cond.get((p, a, n))
+                if not guards:
+                    continue
+                if lits is None:
+                    lits = self.literals([[name, '%s:%d' % (path, int(line))]])
+                if lits and all(sleepcond.excluded(gd, lits, self.bools(node))
+                                for gd in guards):
+                    out.append([int(line), name])
+                    break
+        return sorted(set(tuple(x) for x in out))
 
     def external(self, path, by_def):
         """{name: chain} for the functions of other files that PATH calls
@@ -692,6 +815,20 @@ class Graph:
         return out
 
 
+def line_literals(text, starts, line, name):
+    """{index: value} of the literal arguments that every call of NAME at
+    LINE of TEXT passes (sleepcond.literal_args())."""
+    if not 1 <= line <= len(starts):
+        return {}
+    end = starts[line] if line < len(starts) else len(text)
+    out = None
+    for m in re.finditer(r'\b%s\s*\(' % re.escape(name), text[starts[line - 1]:end]):
+        a = sleepclass.paren_text(text, starts[line - 1] + m.end() - 1)
+        lits = sleepcond.literal_args(a) if a is not None else {}
+        out = lits if out is None else {k: v for k, v in out.items() if lits.get(k) == v}
+    return out or {}
+
+
 ATOMIC_OPS = os.path.join(HERE, 'atomic-ops.txt')
 
 
@@ -710,35 +847,41 @@ def load_atomic_ops(path):
 def closure(facts, outside, atomic_ops=frozenset(), g=None):
     """Which functions may sleep. Returns {name: chain} for the names a
     file that does not define them resolves (headers, non-static
-    definitions), and {(path, name): chain} for every definition; a chain
-    is a list of [name, "path:line"], from the first call to the direct
-    sleeper, each with the place of its call (an ops call has the element
-    'TYPE.member' at the call, then the function stored there, at the
-    initializer or assignment)."""
+    definitions), {(path, name): chain} for every definition, the gfp_t
+    functions, and {(path, start line, name): [guard, ...]} for the
+    definitions that sleep only under parameter guards (sleepcond.py:
+    each guard a list of [index, op, value]; a call with literal
+    arguments that exclude every guard of one of the definitions it
+    reaches does not sleep through it). A chain is a list of [name,
+    "path:line"], from the first call to the direct sleeper, each with
+    the place of its call (an ops call has the element 'TYPE.member' at
+    the call, then the function stored there, at the initializer or
+    assignment)."""
     g = g or Graph(facts)
     nodes, glob, gfpfn, members_of, inits, resolve = (g.nodes, g.glob, g.gfpfn, g.members,
                                                       g.inits, g.resolve)
     noret = g.noreturn
 
     direct = {}         # node -> chain
+    dguards = {}        # node -> guards of its direct sleeping calls (() unguarded)
     # A call reaches a group of definitions (the alternatives its name
     # resolves to, or the functions stored in an ops member): it sleeps
     # when every member sleeps. members: group -> [(node, elems)], the
     # elems put between the call and the member's chain (for an ops call,
     # the function stored and where); callers: group -> [(caller node,
-    # elems of the call)].
+    # elems of the call, guard of the call in its caller)].
     gid, members, callers = {}, [], []
 
-    def call(node, targets, elems):
+    def call(node, targets, elems, guard):
         targets = tuple(t for t in targets if t[0] != node)
         if not targets:
             return
-        g = gid.get(targets)
-        if g is None:
-            g = gid[targets] = len(members)
+        grp = gid.get(targets)
+        if grp is None:
+            grp = gid[targets] = len(members)
             members.append(targets)
             callers.append([])
-        callers[g].append((node, elems))
+        callers[grp].append((node, elems, guard))
 
     for node, (path, a, b, n) in enumerate(nodes):
         d = facts[path]
@@ -747,19 +890,22 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
             continue
         if _dropping(d, a, b):
             continue
+        guards = g.guards(path)
         for (line, callee, args) in _index(d).calls_in(a, b):
             if callee == n:
                 continue
             loc = '%s:%d' % (path, line)
             if callee in sleepclass.CONDITIONAL:
                 continue
+            guard = guards.get((line, callee), ())
             if sleepclass.direct_sleeper(callee, args, None, outside):
                 if node not in direct:
                     direct[node] = [[callee, loc]]
+                dguards.setdefault(node, set()).add(guard)
                 continue
             if sleepclass.NOT_SLEEP_RE.search(callee) or callee in gfpfn or callee in noret:
                 continue
-            call(node, ((t, ()) for t in resolve(path, callee)), [[callee, loc]])
+            call(node, ((t, ()) for t in resolve(path, callee)), [[callee, loc]], guard)
         for (line, t, m, fld) in d.get('ocalls', []):
             if not a <= line <= b:
                 continue
@@ -771,16 +917,86 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
                 for (fn, ipath, iline) in sorted(inits.get((t2, fld), set())):
                     stored += [(tgt, ((fn, '%s:%d' % (ipath, iline)),))
                                for tgt in resolve(ipath, fn)]
-                call(node, stored, [['%s.%s' % (t2, fld), '%s:%d' % (path, line)]])
+                call(node, stored, [['%s.%s' % (t2, fld), '%s:%d' % (path, line)]], ())
 
-    left = [len(m) for m in members]
-    of_node = {}        # node -> [(group, elems)]
+    of_node = {}        # node -> [group]
     for grp, ms in enumerate(members):
         for (t, elems) in ms:
             of_node.setdefault(t, []).append(grp)
-    # shortest chains: Dijkstra from the direct sleepers, backwards; a
-    # group is done when its last member is (its chain the shortest of
-    # its members')
+
+    # Which definitions sleep, and under which guards of their own
+    # parameters (() when on some path whatever the arguments): a worklist
+    # to the fixed point. A call sleeps when every member of its group
+    # sleeps for its literal arguments; an inactive call (its arguments
+    # exclude every guard of a member) is looked at again when a member
+    # gains a guard. Few definitions are guarded: most get () at once.
+    status = {}         # node -> set of guards
+    work = []
+
+    def add(node, guard):
+        st = status.get(node)
+        if st is None:
+            st = status[node] = set()
+        if () in st or guard in st:
+            return
+        if guard == ():
+            st.clear()
+        st.add(guard)
+        work.append(node)
+
+    for node in sorted(dguards):
+        for guard in sorted(dguards[node]):
+            add(node, guard)
+    left = [len(m) for m in members]
+    counted = set()
+    pending = {}        # complete group -> indexes of its calls not active (yet)
+
+    def active(grp, elems):
+        ms = members[grp]
+        if all(() in status[t] for (t, _) in ms):
+            return True
+        lits = g.literals(elems)
+        if not lits:
+            return True
+        for (t, _) in ms:
+            st = status[t]
+            if () in st:
+                continue
+            bools = g.bools(t)
+            if all(sleepcond.excluded(gd, lits, bools) for gd in st):
+                return False
+        return True
+
+    while work:
+        t = work.pop()
+        first = t not in counted
+        if first:
+            counted.add(t)
+        for grp in of_node.get(t, ()):
+            if first:
+                left[grp] -= 1
+            if left[grp]:
+                continue
+            if grp not in pending:
+                todo = range(len(callers[grp]))
+                pending[grp] = []
+            else:
+                todo = pending[grp]
+                pending[grp] = []
+                if not todo:
+                    continue
+            for k in todo:
+                caller, elems, guard = callers[grp][k]
+                if active(grp, elems):
+                    add(caller, guard)
+                else:
+                    pending[grp].append(k)
+    inactive = set((grp, k) for grp, ks in pending.items() for k in ks)
+
+    left = [len(m) for m in members]
+    # shortest chains: Dijkstra from the direct sleepers, backwards, over
+    # the active calls; a group is done when its last member is (its
+    # chain the shortest of its members')
     chain = {}
     heap = [(1, node, direct[node]) for node in sorted(direct)]
     heapq.heapify(heap)
@@ -795,8 +1011,8 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
                 continue
             best = min(([list(e) for e in elems] + chain[t] for (t, elems) in members[grp]),
                        key=len)
-            for (caller, elems) in callers[grp]:
-                if caller not in chain:
+            for i, (caller, elems, _) in enumerate(callers[grp]):
+                if caller not in chain and (grp, i) not in inactive:
                     heapq.heappush(heap, (len(elems) + len(best), caller, elems + best))
 
     by_name = {}
@@ -814,7 +1030,12 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
         k = (nodes[i][0], nodes[i][3])
         if k not in per_def and all(x in chain for x in g.local[k[0]][k[1]]):
             per_def[k] = min((chain[x] for x in g.local[k[0]][k[1]]), key=len)
-    return by_name, per_def, sorted(gfpfn)
+    cond = {}
+    for node, st in status.items():
+        if () not in st and node in chain:
+            path, a, _, n = nodes[node]
+            cond[(path, a, n)] = sorted([list(c) for c in gd] for gd in st)
+    return by_name, per_def, sorted(gfpfn), cond
 
 
 def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=None):
@@ -822,16 +1043,19 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
     closed; cached under CACHE/TREE/. Returns (external, by_def, facts,
     stats): external is {extra path: {name: chain}} for the functions of
     other files each EXTRA file calls that may sleep; by_def is {path:
-    {name: chain}} for every definition that may sleep."""
+    {name: chain}} for every definition that may sleep; stats['excluded']
+    is {extra path: [[line, name], ...]}, the calls whose literal
+    arguments exclude every guard under which a definition they reach
+    sleeps (Graph.excluded())."""
     paths = sorted(set(scope_files(root, scope)) | set(extra))
     facts, blobs, ran, skipped = file_facts(spatch, root, paths, cache, jobs, log, extra)
     outside_text = ''
     if outside_path:
         with open(outside_path) as f:
             outside_text = f.read()
-    h = hashlib.sha1(('closure 4 %s %s' % (ARCH, rules_id(spatch))).encode())
+    h = hashlib.sha1(('closure 5 %s %s' % (ARCH, rules_id(spatch))).encode())
     h.update(outside_text.encode())
-    for p in (ATOMIC_OPS, sleepclass.__file__, os.path.abspath(__file__)):
+    for p in (ATOMIC_OPS, sleepclass.__file__, sleepcond.__file__, os.path.abspath(__file__)):
         if os.path.isfile(p):
             with open(p, 'rb') as f:
                 h.update(f.read())
@@ -843,12 +1067,13 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
     if cpath and os.path.isfile(cpath):
         with open(cpath) as f:
             j = json.load(f)
-    g = Graph(facts)
+    g = Graph(facts, root)
+    outside = sleepclass.load_outside(outside_path)
     if j is None:
-        by_name, per_def, gfpfn = closure(facts, sleepclass.load_outside(outside_path),
-                                          load_atomic_ops(ATOMIC_OPS), g)
+        by_name, per_def, gfpfn, cond = closure(facts, outside, load_atomic_ops(ATOMIC_OPS), g)
         j = {'files': len(paths), 'by_name': by_name, 'gfp_functions': gfpfn,
-             'by_def': {'%s\t%s' % k: c for k, c in sorted(per_def.items())}}
+             'by_def': {'%s\t%s' % k: c for k, c in sorted(per_def.items())},
+             'cond': {'%s\t%d\t%s' % k: c for k, c in sorted(cond.items())}}
         if cpath:
             atomic_write(cpath, json.dumps(j, sort_keys=True))
     by_def = {}
@@ -856,7 +1081,13 @@ def tree_closure(spatch, root, scope, extra, cache, outside_path, jobs=2, log=No
         path, name = k.split('\t', 1)
         by_def.setdefault(path, {})[name] = c
     external = {p: g.external(p, by_def) for p in extra}
+    cond = {}
+    for k, guards in j.get('cond', {}).items():
+        path, line, name = k.split('\t', 2)
+        cond[(path, int(line), name)] = [tuple(tuple(c) for c in gd) for gd in guards]
     stats = {'releasers': {p: g.releasers(p) for p in extra}, 'files': len(paths), 'ran': ran,
+             'excluded': {p: g.excluded(p, cond, outside) for p in extra},
+             'conditional': len(cond),
              'prescan': skipped, 'tree': tid, 'sleepers': len(j['by_name']),
              'failed': sorted(p for p in paths if facts[p].get('failed')),
              'reasons': {p: facts[p].get('reason', '') for p in paths if facts[p].get('failed')},

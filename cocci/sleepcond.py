@@ -1,0 +1,517 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Parameter guards: the calls of a function that are reached only when a
+test of one of its own, never modified, parameters holds, and the literal
+constants a call passes. Read from the source by sleepfacts.py (the facts
+rule gives the places); plain python 3, no spatch. cocci/README.md,
+"Parameter guards", says what is recognised and what is not.
+
+A guard is a tuple of constraints (parameter index, op, value), all of
+which hold whenever the call is reached: op 'nz' (the parameter is not
+zero), 'z' (it is zero), 'eq' or 'ne' (equal or not to value). Every test
+this module does not recognise, in a condition or in the shape of the
+code around a call, simply adds no constraint: a call not known to be
+guarded is reached unconditionally."""
+
+import re
+
+_TOK_RE = re.compile(r'/\*.*?(?:\*/|\Z)|//[^\n]*|\\\n'
+                     r'|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?'
+                     r'|[A-Za-z_]\w*|\.?\d[\w.]*'
+                     r'|<<=|>>=|->|\+\+|--|&&|\|\||[-+*/%&|^!=<>]=|<<|>>'
+                     r'|\S', re.S)
+
+ASSIGN_OPS = frozenset(['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<=', '>>=',
+                        '++', '--'])
+KEYWORDS = frozenset(['if', 'else', 'while', 'for', 'do', 'switch', 'case', 'default',
+                      'return', 'goto', 'break', 'continue', 'sizeof', 'typeof',
+                      '__typeof__', '__typeof', 'alignof', '_Alignof', '__alignof__',
+                      'asm', '__asm__', '__asm'])
+# Calls whose arguments are read, never assigned, though they may be
+# macros: a parameter given bare to any other call may be assigned by a
+# macro (swap(), get_user(), do_div()), and counts as modified.
+READERS = frozenset(['likely', 'unlikely', 'sizeof', 'typeof', '__typeof__', '__typeof',
+                     'if', 'while', 'switch', 'return', 'printk', 'WARN', 'WARN_ON',
+                     'WARN_ONCE', 'WARN_ON_ONCE', 'BUG_ON'])
+# the printk family: they print their arguments
+PRINTS_RE = re.compile(r'^(?:pr|dev|netdev)_(?:v?dbg|debug|info|notice|warn|warning|err'
+                       r'|crit|alert|emerg)(?:_once|_ratelimited)?$')
+# Conditions wrapped in these are the condition itself.
+TRANSPARENT = frozenset(['likely', 'unlikely'])
+
+
+class _Unknown(Exception):
+    """A shape this module does not read: no guard in that function."""
+
+
+def tokens(text, a, b):
+    """(text, offset) of the tokens of TEXT[A:B], comments and line
+    continuations dropped."""
+    out = []
+    for m in _TOK_RE.finditer(text, a, b):
+        t = m.group()
+        if t.startswith('/*') or t.startswith('//') or t == '\\\n':
+            continue
+        out.append((t, m.start()))
+    return out
+
+
+def literal(t):
+    """The value of a literal constant argument or operand that every
+    integer, bool or pointer type holds unchanged (0..127, true, false,
+    NULL), else None."""
+    if t in ('false', 'NULL'):
+        return 0
+    if t == 'true':
+        return 1
+    m = re.match(r'^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9]\d*)[uUlL]*$', t)
+    if not m:
+        return None
+    v = int(m.group(1), 0) if not re.match(r'^0[0-7]+$', m.group(1)) else int(m.group(1), 8)
+    return v if 0 <= v <= 127 else None
+
+
+def literal_args(args):
+    """{index: value} of the arguments of a call (its argument text, as
+    sleepclass.split_args() splits it) that are literal constants."""
+    from sleepclass import split_args
+    out = {}
+    for i, a in enumerate(split_args(args)):
+        a = a.strip()
+        while a.startswith('(') and a.endswith(')') and _balanced(a[1:-1]):
+            a = a[1:-1].strip()
+        v = literal(a)
+        if v is not None:
+            out[i] = v
+    return out
+
+
+def _balanced(s):
+    d = 0
+    for ch in s:
+        if ch == '(':
+            d += 1
+        elif ch == ')':
+            d -= 1
+            if d < 0:
+                return False
+    return d == 0
+
+
+def holds(constraint, value):
+    """CONSTRAINT (idx, op, v) holds for the parameter's VALUE."""
+    _, op, v = constraint
+    if op == 'nz':
+        return value != 0
+    if op == 'z':
+        return value == 0
+    if op == 'eq':
+        return value == v
+    return value != v
+
+
+def excluded(guard, lits, bools=()):
+    """GUARD cannot hold for a call with the literal arguments LITS
+    ({index: value}); BOOLS: the indexes of bool parameters (a literal
+    given to one is 0 or 1)."""
+    for c in guard:
+        i = c[0]
+        if i in lits:
+            v = lits[i]
+            if i in bools:
+                v = 1 if v else 0
+            if not holds(c, v):
+                return True
+    return False
+
+
+def params(ptext):
+    """[(name or None, is bool)] of a parameter list's text."""
+    from sleepclass import split_args
+    out = []
+    for p in split_args(ptext):
+        p = re.sub(r'\[[^\]]*\]', '', p).strip()
+        if '(' in p or p in ('void', '...', ''):
+            out.append((None, False))
+            continue
+        words = re.findall(r'[A-Za-z_]\w*|\*', p)
+        if len(words) < 2 or words[-1] == '*' or words[-1] in ('const', 'volatile'):
+            out.append((None, False))
+            continue
+        is_bool = '*' not in words and ('bool' in words[:-1] or '_Bool' in words[:-1])
+        out.append((words[-1], is_bool))
+    return out
+
+
+class _Parser:
+    """Statements of one function body: records (start, end, guard) of the
+    stretches of source that are reached only when GUARD holds."""
+
+    def __init__(self, toks, pidx):
+        self.t = toks
+        self.pidx = pidx        # parameter name -> index, unmodified ones only
+        self.spans = []
+        self.after = {}         # index of an early-exit `if` -> guard of what follows it
+
+    def tok(self, i):
+        return self.t[i][0] if i < len(self.t) else ''
+
+    def match(self, i, o, c):
+        """Index of the token closing the O at I."""
+        d = 0
+        for j in range(i, len(self.t)):
+            x = self.t[j][0]
+            if x == o:
+                d += 1
+            elif x == c:
+                d -= 1
+                if d == 0:
+                    return j
+        raise _Unknown()
+
+    def block(self, i):
+        """The compound statement at I ('{'). Returns (index after it,
+        exits, labels, cases)."""
+        j = i + 1
+        labels = cases = False
+        exits = False
+        items = []
+        while self.tok(j) != '}':
+            if j >= len(self.t):
+                raise _Unknown()
+            k, ex, lb, cs = self.stmt(j)
+            items.append((j, k, ex, lb, cs))
+            j = k
+            labels, cases, exits = labels or lb, cases or cs, ex
+        end = self.t[j][1]
+        # the statements after an early exit `if (C) return;`: reached
+        # only when C is false, unless a label among them lets a jump in
+        for n, (a, k, ex, lb, cs) in enumerate(items):
+            g = self.after.pop(a, None)
+            if not g:
+                continue
+            rest = items[n + 1:]
+            if rest and not any(r[3] or r[4] for r in rest):
+                self.spans.append((self.t[rest[0][0]][1], end, g))
+        return j + 1, exits, labels, cases
+
+    def cond(self, a, b):
+        """(then, else) constraints of the condition tokens [A, B)."""
+        t = [x[0] for x in self.t[a:b]]
+        return _cond(t, self.pidx)
+
+    def stmt(self, i):
+        """The statement at I: (index after it, always jumps away, has a
+        goto label, has an unswitched case label)."""
+        x = self.tok(i)
+        if x == '{':
+            return self.block(i)
+        if x == ';':
+            return i + 1, False, False, False
+        if x == 'if':
+            if self.tok(i + 1) != '(':
+                raise _Unknown()
+            c = self.match(i + 1, '(', ')')
+            then_c, else_c = self.cond(i + 2, c)
+            s0 = c + 1
+            j, tex, tlb, tcs = self.stmt(s0)
+            self._span(s0, j, then_c, tlb or tcs)
+            eex = elb = ecs = False
+            if self.tok(j) == 'else':
+                e0 = j + 1
+                j, eex, elb, ecs = self.stmt(e0)
+                self._span(e0, j, else_c, elb or ecs)
+                if tex and not eex:
+                    self._mark_after(i, else_c)
+                elif eex and not tex:
+                    self._mark_after(i, then_c)
+            elif tex:
+                self._mark_after(i, else_c)
+            return j, tex and eex, tlb or elb, tcs or ecs
+        if x in ('while', 'switch'):
+            if self.tok(i + 1) != '(':
+                raise _Unknown()
+            c = self.match(i + 1, '(', ')')
+            j, ex, lb, cs = self.stmt(c + 1)
+            return j, False, lb, cs and x != 'switch'
+        if x == 'for':
+            if self.tok(i + 1) != '(':
+                raise _Unknown()
+            c = self.match(i + 1, '(', ')')
+            j, ex, lb, cs = self.stmt(c + 1)
+            return j, False, lb, cs
+        if x == 'do':
+            j, ex, lb, cs = self.stmt(i + 1)
+            if self.tok(j) != 'while' or self.tok(j + 1) != '(':
+                raise _Unknown()
+            c = self.match(j + 1, '(', ')')
+            if self.tok(c + 1) != ';':
+                raise _Unknown()
+            return c + 2, False, lb, cs
+        if x in ('case', 'default'):
+            j = i + 1
+            while self.tok(j) != ':':
+                if self.tok(j) in ('', ';', '{', '}'):
+                    raise _Unknown()
+                if self.tok(j) == '(':
+                    j = self.match(j, '(', ')')
+                j += 1
+            k, ex, lb, cs = self.stmt(j + 1) if self.tok(j + 1) != '}' else (j + 1, False,
+                                                                           False, False)
+            return k, ex, lb, True
+        if re.match(r'^[A-Za-z_]\w*$', x) and x not in KEYWORDS and self.tok(i + 1) == ':':
+            k, ex, lb, cs = self.stmt(i + 2) if self.tok(i + 2) != '}' else (i + 2, False,
+                                                                           False, False)
+            return k, ex, True, cs
+        if x in ('else', '}', ''):
+            raise _Unknown()
+        jump = x in ('return', 'goto', 'break', 'continue')
+        # an iterator macro: NAME(...) { ... } or NAME(...) STATEMENT
+        if re.match(r'^[A-Za-z_]\w*$', x) and x not in KEYWORDS and self.tok(i + 1) == '(':
+            c = self.match(i + 1, '(', ')')
+            if self.tok(c + 1) == '{':
+                j, ex, lb, cs = self.block(c + 1)
+                return j, False, lb, cs
+        # an expression or declaration statement, to its ';'
+        j = i
+        while True:
+            y = self.tok(j)
+            if y == ';':
+                return j + 1, jump, False, False
+            if y in ('(', '['):
+                j = self.match(j, y, ')' if y == '(' else ']')
+            elif y == '{':
+                # an initializer, or a compound literal
+                if self.tok(j - 1) not in ('=', ',', ')'):
+                    raise _Unknown()
+                j = self.match(j, '{', '}')
+            elif y in ('}', '', 'if', 'while', 'for', 'do', 'switch', 'else'):
+                raise _Unknown()
+            j += 1
+
+    def _span(self, a, b, constraints, labelled):
+        if constraints and not labelled and b > a:
+            self.spans.append((self.t[a][1], self.t[b - 1][1] + 1, tuple(constraints)))
+
+    def _mark_after(self, i, constraints):
+        if constraints:
+            self.after[i] = tuple(constraints)
+
+
+def _strip(t):
+    while len(t) >= 2 and t[0] == '(' and _closes_at_end(t):
+        t = t[1:-1]
+    return t
+
+
+def _closes_at_end(t):
+    d = 0
+    for n, x in enumerate(t):
+        if x == '(':
+            d += 1
+        elif x == ')':
+            d -= 1
+            if d == 0:
+                return n == len(t) - 1
+    return False
+
+
+def _split(t, op):
+    out, cur, d = [], [], 0
+    for x in t:
+        if x in ('(', '['):
+            d += 1
+        elif x in (')', ']'):
+            d -= 1
+        if x == op and d == 0:
+            out.append(cur)
+            cur = []
+        else:
+            cur.append(x)
+    out.append(cur)
+    return out
+
+
+def _top(t):
+    d, out = 0, set()
+    for x in t:
+        if x in ('(', '['):
+            d += 1
+        elif x in (')', ']'):
+            d -= 1
+        elif d == 0:
+            out.add(x)
+    return out
+
+
+def _cond(t, pidx):
+    """(constraints that hold when the condition T is true, those that
+    hold when it is false): conjunctions, [] when nothing is known."""
+    t = _strip(t)
+    if not t:
+        return [], []
+    top = _top(t)
+    if top & ({'?', ':', ','} | ASSIGN_OPS):
+        return [], []
+    if '||' in top:
+        out = []
+        for p in _split(t, '||'):
+            out += _cond(p, pidx)[1]
+        return [], out
+    if '&&' in top:
+        out = []
+        for p in _split(t, '&&'):
+            out += _cond(p, pidx)[0]
+        return out, []
+    if t[0] == '!':
+        r = t[1:]
+        if len(r) == 1 or (r[0] == '(' and _closes_at_end(r)) or \
+                (r[0] == '!' and len(r) == 2):
+            a, b = _cond(r, pidx)
+            return b, a
+        return [], []
+    if t[0] in TRANSPARENT and len(t) > 2 and t[1] == '(' and _closes_at_end(t[1:]):
+        return _cond(t[2:-1], pidx)
+    if len(t) == 1 and t[0] in pidx:
+        i = pidx[t[0]]
+        return [(i, 'nz', 0)], [(i, 'z', 0)]
+    if len(t) == 3 and t[1] in ('==', '!='):
+        a, b = t[0], t[2]
+        if b in pidx and literal(a) is not None:
+            a, b = b, a
+        if a in pidx and literal(b) is not None:
+            i, v = pidx[a], literal(b)
+            eq, ne = [(i, 'eq', v)], [(i, 'ne', v)]
+            return (eq, ne) if t[1] == '==' else (ne, eq)
+    return [], []
+
+
+def _unmodified(toks, names):
+    """The NAMES that the body TOKS never assigns, increments, takes the
+    address of, gives bare to a call (a macro may assign it) or declares
+    again."""
+    out = set(names)
+    opens = []      # for each open '(': the name before it, or ''
+    for n, (x, _) in enumerate(toks):
+        if x == '(':
+            p = toks[n - 1][0] if n else ''
+            opens.append(p if re.match(r'^[A-Za-z_]\w*$', p) or p == ')' else '')
+            continue
+        if x == ')':
+            if opens:
+                opens.pop()
+            continue
+        if x not in out:
+            continue
+        prev = toks[n - 1][0] if n else ''
+        nxt = toks[n + 1][0] if n + 1 < len(toks) else ''
+        if prev in ('.', '->'):
+            continue            # a member of that name
+        if nxt in ('->', '.', '['):
+            continue            # what it points to (&p->f, p->f = x): not p
+        if nxt in ASSIGN_OPS or prev in ('++', '--', '&'):
+            out.discard(x)
+        elif re.match(r'^[A-Za-z_]\w*$', prev) and prev not in KEYWORDS:
+            out.discard(x)      # declared again (a type before it)
+        elif prev == '*' and n >= 2 and re.match(r'^[A-Za-z_]\w*$', toks[n - 2][0]) and \
+                toks[n - 2][0] not in KEYWORDS:
+            out.discard(x)      # perhaps `T *x` declared again
+        elif prev in ('(', ',') and nxt in (')', ',') and opens and opens[-1] and \
+                opens[-1] not in READERS and not PRINTS_RE.match(opens[-1]):
+            out.discard(x)      # bare argument of a call
+    return out
+
+
+_PP_RE = re.compile(r'^[ \t]*#', re.M)
+_IF_RE = re.compile(r'\bif\s*\(([^;{]*)')
+_IDENT_RE = re.compile(r'[A-Za-z_]\w*')
+_BODY_START_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|[{;=]', re.S)
+
+
+def _close_paren(text, i):
+    """Offset of the ')' closing the '(' at I of TEXT (comments, strings
+    and character constants skipped), or None."""
+    d = 0
+    for m in _PAREN_RE.finditer(text, i):
+        t = m.group()
+        if t == '(':
+            d += 1
+        elif t == ')':
+            d -= 1
+            if d == 0:
+                return m.start()
+    return None
+
+
+_PAREN_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|[()]',
+                       re.S)
+
+
+def function_guards(text, name_off, name):
+    """([(start, end, guard)], [(name, is bool)]): the stretches of the
+    body of the function whose name is at NAME_OFF of TEXT that are
+    reached only when GUARD holds, and its parameters. No stretch when
+    the body is not read: a preprocessor directive in it, a shape this
+    module does not know, no parameter that the body tests and never
+    modifies."""
+    from sleepclass import paren_text
+    i = name_off + len(name)
+    ptext = paren_text(text, i)
+    if ptext is None:
+        return [], []
+    ps = params(ptext)
+    # attributes (__acquires(x), __must_hold(x)) may come before the body;
+    # a ';' or '=' first: a prototype, a K&R definition, not read
+    k = _close_paren(text, text.index('(', i))
+    if k is None:
+        return [], ps
+    for m in _BODY_START_RE.finditer(text, k + 1):
+        if m.group() in ('{', ';', '='):
+            break
+    else:
+        return [], ps
+    if m.group() != '{':
+        return [], ps
+    start = m.start()
+    end = _body_end(text, start)
+    if end is None:
+        return [], ps
+    if _PP_RE.search(text, start, end):
+        return [], ps
+    names = {p: n for n, (p, _) in enumerate(ps) if p}
+    if not names:
+        return [], ps
+    # cheap first: no parameter in what may be the condition of an if
+    # (up to the first ';' or '{' after it), no guard
+    if not any(set(_IDENT_RE.findall(c)) & names.keys()
+               for c in _IF_RE.findall(text, start, end)):
+        return [], ps
+    body = tokens(text, start, end + 1)
+    used = set(x for (x, _) in body if x in names)
+    ok = _unmodified(body, used) if used else set()
+    if not ok:
+        return [], ps
+    p = _Parser(body, {x: names[x] for x in ok})
+    try:
+        j, _, _, _ = p.block(0)
+    except (_Unknown, RecursionError):
+        return [], ps
+    if j != len(body):
+        return [], ps
+    return p.spans, ps
+
+
+_BODY_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|[{}]',
+                      re.S)
+
+
+def _body_end(text, start):
+    d = 0
+    for m in _BODY_RE.finditer(text, start):
+        t = m.group()
+        if t == '{':
+            d += 1
+        elif t == '}':
+            d -= 1
+            if d == 0:
+                return m.start()
+    return None
