@@ -427,23 +427,31 @@ _IDENT_RE = re.compile(r'[A-Za-z_]\w*')
 _BODY_START_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|[{;=]', re.S)
 
 
-def _close_paren(text, i):
-    """Offset of the ')' closing the '(' at I of TEXT (comments, strings
-    and character constants skipped), or None."""
+# Brackets, with comments, strings and character constants skipped.
+_SKIP = r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?'
+_BRACKET_RE = {'(': re.compile(_SKIP + r'|[()]', re.S), '{': re.compile(_SKIP + r'|[{}]', re.S)}
+_CLOSER = {'(': ')', '{': '}'}
+
+
+def _close(text, i, opener):
+    """Offset of the bracket closing the first OPENER ('(' or '{') at or
+    after I of TEXT (comments, strings and character constants skipped),
+    or None."""
     d = 0
-    for m in _PAREN_RE.finditer(text, i):
+    for m in _BRACKET_RE[opener].finditer(text, i):
         t = m.group()
-        if t == '(':
+        if t == opener:
             d += 1
-        elif t == ')':
+        elif t == _CLOSER[opener]:
             d -= 1
             if d == 0:
                 return m.start()
     return None
 
 
-_PAREN_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|[()]',
-                       re.S)
+def _close_paren(text, i):
+    """Offset of the ')' closing the '(' at I of TEXT, or None."""
+    return _close(text, i, '(')
 
 
 def function_guards(text, name_off, name):
@@ -500,18 +508,6 @@ def function_guards(text, name_off, name):
     return p.spans, ps
 
 
-_BODY_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|[{}]',
-                      re.S)
-
-
 def _body_end(text, start):
-    d = 0
-    for m in _BODY_RE.finditer(text, start):
-        t = m.group()
-        if t == '{':
-            d += 1
-        elif t == '}':
-            d -= 1
-            if d == 0:
-                return m.start()
-    return None
+    """Offset of the '}' closing the first '{' from START of TEXT, or None."""
+    return _close(text, start, '{')
