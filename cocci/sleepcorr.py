@@ -29,11 +29,12 @@ it is (cocci/README.md, "Correlated conditions"):
 - C cannot change where it matters, either (A) nowhere: no identifier
   of C is assigned, incremented, has its address taken or is given bare
   to a call (a macro may assign it; a lock call's lock excepted)
-  anywhere in the body, but in its own declaration; or (B) not while L may be held: every call of the
-  group is a statement of the same block, in the order lock, unlock,
-  lock, unlock, ..., ending with an unlock, and from the first to the
-  last there is no assignment of C's identifiers (as in A), no jump
-  (`goto`, `return`, `break`, `continue`) and no label.
+  anywhere in the body, but in its own declaration; or (B) not while L
+  may be held: every call of the group is a statement of the same
+  block, in the order lock, unlock, lock, unlock, ..., ending with an
+  unlock, and from the first to the last there is no assignment of C's
+  identifiers (as in A), no jump (`goto`, `return`, `break`, `continue`)
+  and no label.
 
 A function body with a preprocessor directive is not read (the lock
 calls may differ per configuration)."""
