@@ -7,9 +7,10 @@ rule gives the places); plain python 3, no spatch. cocci/README.md,
 
 A guard is a tuple of constraints (parameter index, op, value), all of
 which hold whenever the call is reached: op 'nz' (the parameter is not
-zero), 'z' (it is zero), 'eq' or 'ne' (equal or not to value). Every test
-this module does not recognise, in a condition or in the shape of the
-code around a call, simply adds no constraint: a call not known to be
+zero), 'z' (it is zero), 'eq' or 'ne' (equal or not to value), 'band' or
+'nband' (its bits and the mask value have a bit in common, or none). Every
+test this module does not recognise, in a condition or in the shape of
+the code around a call, simply adds no constraint: a call not known to be
 guarded is reached unconditionally."""
 
 import re
@@ -70,19 +71,69 @@ def literal(t):
     return v if 0 <= v <= 127 else None
 
 
-def literal_args(args):
+def _unparen(a):
+    a = a.strip()
+    while a.startswith('(') and a.endswith(')') and _balanced(a[1:-1]):
+        a = a[1:-1].strip()
+    return a
+
+
+def literal_args(args, consts=None):
     """{index: value} of the arguments of a call (its argument text, as
-    sleepclass.split_args() splits it) that are literal constants."""
+    sleepclass.split_args() splits it) that are literal constants, or
+    named constants of CONSTS ({name: value}, file_constants())."""
     from sleepclass import split_args
     out = {}
     for i, a in enumerate(split_args(args)):
-        a = a.strip()
-        while a.startswith('(') and a.endswith(')') and _balanced(a[1:-1]):
-            a = a[1:-1].strip()
+        a = _unparen(a)
         v = literal(a)
+        if v is None and consts:
+            v = consts.get(a)
         if v is not None:
             out[i] = v
     return out
+
+
+_COMMENT_RE = re.compile(r'/\*.*?(?:\*/|\Z)|//[^\n]*', re.S)
+_DIRECTIVE_RE = re.compile(r'^[ \t]*#[ \t]*(\w+)((?:[^\n\\]|\\.)*)', re.M | re.S)
+_TESTS = frozenset(['undef', 'if', 'ifdef', 'ifndef', 'elif', 'elifdef', 'elifndef'])
+_OBJ_DEFINE_RE = re.compile(r'\s+([A-Za-z_]\w*)(?![\w(])(.*)', re.S)
+
+
+def file_constants(text):
+    """{name: (value, offset)} of the named constants of TEXT: a name that
+    one object-like `#define NAME VALUE` of TEXT defines (at OFFSET),
+    VALUE a literal() (in parentheses or not; a U or L suffix is
+    literal()'s), and that no other directive of TEXT names: not defined
+    again with another value, never #undef'd nor tested (`#ifndef NAME`:
+    an included header may have defined it first). A define in another
+    file (a header), an enumerator, an expression are not read."""
+    seen, bad = {}, set()
+    for m in _DIRECTIVE_RE.finditer(text):
+        body = _COMMENT_RE.sub(' ', m.group(2).replace('\\\n', ' '))
+        if m.group(1) in _TESTS:
+            bad.update(_IDENT_RE.findall(body))
+            continue
+        if m.group(1) != 'define':
+            continue
+        d = _OBJ_DEFINE_RE.match(body)
+        if not d:
+            n = _IDENT_RE.match(body.strip())
+            if n:
+                bad.add(n.group())      # function-like
+            continue
+        name = d.group(1)
+        v = literal(_unparen(d.group(2)))
+        if v is None or (name in seen and seen[name][0] != v):
+            bad.add(name)
+        elif name not in seen:
+            seen[name] = (v, m.start())
+    return {n: x for n, x in seen.items() if n not in bad}
+
+
+def constants_before(consts, offset):
+    """{name: value} of the file_constants() CONSTS defined before OFFSET."""
+    return {n: v for n, (v, o) in consts.items() if o < offset}
 
 
 def _balanced(s):
@@ -106,6 +157,10 @@ def holds(constraint, value):
         return value == 0
     if op == 'eq':
         return value == v
+    if op == 'band':
+        return value & v != 0
+    if op == 'nband':
+        return value & v == 0
     return value != v
 
 
@@ -146,9 +201,10 @@ class _Parser:
     """Statements of one function body: records (start, end, guard) of the
     stretches of source that are reached only when GUARD holds."""
 
-    def __init__(self, toks, pidx):
+    def __init__(self, toks, pidx, consts=None):
         self.t = toks
         self.pidx = pidx        # parameter name -> index, unmodified ones only
+        self.consts = consts or {}  # named constant -> value (file_constants())
         self.spans = []
         self.after = {}         # index of an early-exit `if` -> guard of what follows it
 
@@ -197,7 +253,7 @@ class _Parser:
     def cond(self, a, b):
         """(then, else) constraints of the condition tokens [A, B)."""
         t = [x[0] for x in self.t[a:b]]
-        return _cond(t, self.pidx)
+        return _cond(t, self.pidx, self.consts)
 
     def stmt(self, i):
         """The statement at I: (index after it, always jumps away, has a
@@ -343,7 +399,25 @@ def _top(t):
     return out
 
 
-def _cond(t, pidx):
+def _value(x, consts):
+    """The value of the literal or named constant X, or None."""
+    v = literal(x)
+    return consts.get(x) if v is None else v
+
+
+def _bit(t, pidx, consts):
+    """(parameter index, mask) of the bit test T, `p & M` or `M & p`, M a
+    literal or named constant; else None."""
+    if len(t) != 3 or t[1] != '&':
+        return None
+    a, b = t[0], t[2]
+    if b in pidx and a not in pidx:
+        a, b = b, a
+    m = _value(b, consts) if a in pidx else None
+    return None if m is None else (pidx[a], m)
+
+
+def _cond(t, pidx, consts):
     """(constraints that hold when the condition T is true, those that
     hold when it is false): conjunctions, [] when nothing is known."""
     t = _strip(t)
@@ -355,34 +429,60 @@ def _cond(t, pidx):
     if '||' in top:
         out = []
         for p in _split(t, '||'):
-            out += _cond(p, pidx)[1]
+            out += _cond(p, pidx, consts)[1]
         return [], out
     if '&&' in top:
         out = []
         for p in _split(t, '&&'):
-            out += _cond(p, pidx)[0]
+            out += _cond(p, pidx, consts)[0]
         return out, []
     if t[0] == '!':
         r = t[1:]
         if len(r) == 1 or (r[0] == '(' and _closes_at_end(r)) or \
                 (r[0] == '!' and len(r) == 2):
-            a, b = _cond(r, pidx)
+            a, b = _cond(r, pidx, consts)
             return b, a
         return [], []
     if t[0] in TRANSPARENT and len(t) > 2 and t[1] == '(' and _closes_at_end(t[1:]):
-        return _cond(t[2:-1], pidx)
+        return _cond(t[2:-1], pidx, consts)
     if len(t) == 1 and t[0] in pidx:
         i = pidx[t[0]]
         return [(i, 'nz', 0)], [(i, 'z', 0)]
+    bit = _bit(t, pidx, consts)
+    if bit:
+        return [(bit[0], 'band', bit[1])], [(bit[0], 'nband', bit[1])]
     if len(t) == 3 and t[1] in ('==', '!='):
         a, b = t[0], t[2]
-        if b in pidx and literal(a) is not None:
+        if b in pidx and _value(a, consts) is not None:
             a, b = b, a
-        if a in pidx and literal(b) is not None:
-            i, v = pidx[a], literal(b)
+        if a in pidx and _value(b, consts) is not None:
+            i, v = pidx[a], _value(b, consts)
             eq, ne = [(i, 'eq', v)], [(i, 'ne', v)]
             return (eq, ne) if t[1] == '==' else (ne, eq)
+    # (p & M) == 0, (p & M) != 0, either side: `==` binds tighter than
+    # `&`, so the test must be in parentheses of its own
+    if '==' in top or '!=' in top:
+        for k, x in enumerate(t):
+            if x in ('==', '!=') and (k == 1 or k == len(t) - 2):
+                side, zero = (t[:k], t[k + 1:]) if k == len(t) - 2 else (t[k + 1:], t[:k])
+                if len(zero) != 1 or _value(zero[0], consts) != 0 or \
+                        side[0] != '(' or not _closes_at_end(side):
+                    break
+                bit = _bit(_strip(side), pidx, consts)
+                if bit:
+                    z, nz = [(bit[0], 'nband', bit[1])], [(bit[0], 'band', bit[1])]
+                    return (z, nz) if x == '==' else (nz, z)
+                break
     return [], []
+
+
+def _binary_and(toks, n):
+    """The '&' at N of TOKS is the binary operator: an identifier (not a
+    keyword), a number or a ']' before it. After a ')' it may be a cast's
+    address-of, `(T *)&p`: taken as one."""
+    p = toks[n - 1][0] if n else ''
+    return (re.match(r'^[A-Za-z_]\w*$', p) and p not in KEYWORDS) or \
+        re.match(r'^\.?\d', p) is not None or p == ']'
 
 
 def _unmodified(toks, names):
@@ -408,7 +508,8 @@ def _unmodified(toks, names):
             continue            # a member of that name
         if nxt in ('->', '.', '['):
             continue            # what it points to (&p->f, p->f = x): not p
-        if nxt in ASSIGN_OPS or prev in ('++', '--', '&'):
+        if nxt in ASSIGN_OPS or prev in ('++', '--') or \
+                (prev == '&' and not _binary_and(toks, n - 1)):
             out.discard(x)
         elif re.match(r'^[A-Za-z_]\w*$', prev) and prev not in KEYWORDS:
             out.discard(x)      # declared again (a type before it)
@@ -454,11 +555,12 @@ def _close_paren(text, i):
     return _close(text, i, '(')
 
 
-def function_guards(text, name_off, name):
+def function_guards(text, name_off, name, consts=None):
     """([(start, end, guard)], [(name, is bool)]): the stretches of the
     body of the function whose name is at NAME_OFF of TEXT that are
-    reached only when GUARD holds, and its parameters. No stretch when
-    the body is not read: a preprocessor directive in it, a shape this
+    reached only when GUARD holds, and its parameters. CONSTS:
+    file_constants() of TEXT, for the masks and values of the tests. No
+    stretch when the body is not read: a preprocessor directive in it, a shape this
     module does not know, no parameter that the body tests and never
     modifies."""
     from sleepclass import paren_text
@@ -498,7 +600,7 @@ def function_guards(text, name_off, name):
     ok = _unmodified(body, used) if used else set()
     if not ok:
         return [], ps
-    p = _Parser(body, {x: names[x] for x in ok})
+    p = _Parser(body, {x: names[x] for x in ok}, constants_before(consts or {}, start))
     try:
         j, _, _, _ = p.block(0)
     except (_Unknown, RecursionError):

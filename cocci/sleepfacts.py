@@ -310,8 +310,9 @@ def add_ends(d, data):
 
 
 # The version of what add_guards() records: cached facts of another
-# version (or none) get it again from the source.
-GUARDS_V = 1
+# version (or none) get it again from the source. 2: named constants and
+# bit tests.
+GUARDS_V = 2
 
 
 def add_guards(d, data):
@@ -324,6 +325,7 @@ def add_guards(d, data):
         return
     text = data.decode('latin-1')
     starts = sleepclass.line_starts(text)
+    consts = sleepcond.file_constants(text)
     by_line = {}
     for c in d['calls']:
         by_line.setdefault(int(c[0]), set()).add(c[1])
@@ -335,7 +337,7 @@ def add_guards(d, data):
         i = sleepclass.name_offset(text, starts, a, 0, n)
         if i is None:
             continue
-        spans, ps = sleepcond.function_guards(text, i, n)
+        spans, ps = sleepcond.function_guards(text, i, n, consts)
         if not spans:
             continue
         got = False
@@ -741,8 +743,9 @@ class Graph:
                     text = f.read().decode('latin-1')
             except OSError:
                 text = ''
-            t = self._texts[path] = (text, sleepclass.line_starts(text))
-        r = self._lits[key] = line_literals(t[0], t[1], int(line), name)
+            t = self._texts[path] = (text, sleepclass.line_starts(text),
+                                     sleepcond.file_constants(text))
+        r = self._lits[key] = line_literals(t[0], t[1], int(line), name, t[2])
         return r
 
     def releasers(self, path):
@@ -815,16 +818,19 @@ class Graph:
         return out
 
 
-def line_literals(text, starts, line, name):
+def line_literals(text, starts, line, name, consts=None):
     """{index: value} of the literal arguments that every call of NAME at
-    LINE of TEXT passes (sleepcond.literal_args())."""
+    LINE of TEXT passes (sleepcond.literal_args()); an argument that is a
+    named constant of TEXT defined before the call (CONSTS,
+    sleepcond.file_constants()) counts as its value."""
     if not 1 <= line <= len(starts):
         return {}
     end = starts[line] if line < len(starts) else len(text)
     out = None
     for m in re.finditer(r'\b%s\s*\(' % re.escape(name), text[starts[line - 1]:end]):
         a = sleepclass.paren_text(text, starts[line - 1] + m.end() - 1)
-        lits = sleepcond.literal_args(a) if a is not None else {}
+        cb = sleepcond.constants_before(consts, starts[line - 1] + m.start()) if consts else None
+        lits = sleepcond.literal_args(a, cb) if a is not None else {}
         out = lits if out is None else {k: v for k, v in out.items() if lits.get(k) == v}
     return out or {}
 
