@@ -11,7 +11,13 @@ zero), 'z' (it is zero), 'eq' or 'ne' (equal or not to value), 'band' or
 'nband' (its bits and the mask value have a bit in common, or none). Every
 test this module does not recognise, in a condition or in the shape of
 the code around a call, simply adds no constraint: a call not known to be
-guarded is reached unconditionally."""
+guarded is reached unconditionally.
+
+A parameter given bare to a call (`f(p)`) may be assigned by it if it is
+a macro (swap()): function_guards() reads such a parameter as unmodified
+and says to which names it was given; the caller of this module decides
+whether they are all functions (sleepfacts.Graph), and drops the
+constraints on it when one is not."""
 
 import re
 
@@ -131,6 +137,16 @@ def file_constants(text):
     return {n: x for n, x in seen.items() if n not in bad}
 
 
+_FN_DEFINE_RE = re.compile(r'^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(', re.M)
+
+
+def file_macros(text):
+    """The names of the function-like macros TEXT defines: a parameter
+    given bare to one may be assigned, whatever else the name resolves
+    to."""
+    return set(_FN_DEFINE_RE.findall(text))
+
+
 def constants_before(consts, offset):
     """{name: value} of the file_constants() CONSTS defined before OFFSET."""
     return {n: v for n, (v, o) in consts.items() if o < offset}
@@ -162,6 +178,40 @@ def holds(constraint, value):
     if op == 'nband':
         return value & v == 0
     return value != v
+
+
+def passed_on(guard, lits, shape, bools, caller_bools):
+    """GUARD of a callee as a guard of its caller, for a call with the
+    literal arguments LITS ({index: value}) and SHAPE ({index: caller's
+    parameter index}: the arguments that are the caller's unmodified
+    parameters, bare); BOOLS, CALLER_BOOLS: the indexes of the bool
+    parameters of the callee and of the caller. None when the call's
+    literals contradict GUARD. A constraint on a literal argument that
+    holds, or on any other argument, is dropped (nothing known of it); one
+    on a bool parameter given a caller's non-bool parameter q is on
+    q != 0, what the bool receives."""
+    out = set()
+    for c in guard:
+        i = c[0]
+        if i in lits:
+            v = lits[i]
+            if i in bools:
+                v = 1 if v else 0
+            if not holds(c, v):
+                return None
+            continue
+        q = shape.get(i)
+        if q is None:
+            continue
+        if i in bools and q not in caller_bools:
+            t, f = holds(c, 1), holds(c, 0)
+            if not t and not f:
+                return None
+            if t != f:
+                out.add((q, 'nz' if t else 'z', 0))
+            continue
+        out.add((q, c[1], c[2]))
+    return tuple(sorted(out))
 
 
 def excluded(guard, lits, bools=()):
@@ -485,11 +535,16 @@ def _binary_and(toks, n):
         re.match(r'^\.?\d', p) is not None or p == ']'
 
 
-def _unmodified(toks, names):
-    """The NAMES that the body TOKS never assigns, increments, takes the
-    address of, gives bare to a call (a macro may assign it) or declares
-    again."""
+def _unmodified(toks, names, macros=frozenset()):
+    """(the NAMES that the body TOKS never assigns, increments, takes the
+    address of or declares again, {name: the names of the calls it is
+    given to bare}): a call given it bare may be a macro that assigns it
+    (swap()), or a function, which cannot; the caller decides. A bare
+    argument of a call through an expression (`(*fn)(p)`, a cast before
+    parentheses) or of a function-like macro of the file (MACROS)
+    counts as assigned."""
     out = set(names)
+    bare = {}
     opens = []      # for each open '(': the name before it, or ''
     for n, (x, _) in enumerate(toks):
         if x == '(':
@@ -516,15 +571,57 @@ def _unmodified(toks, names):
         elif prev == '*' and n >= 2 and re.match(r'^[A-Za-z_]\w*$', toks[n - 2][0]) and \
                 toks[n - 2][0] not in KEYWORDS:
             out.discard(x)      # perhaps `T *x` declared again
+        elif prev == '(' and nxt == ')' and opens and not opens[-1] and n >= 2 and \
+                (toks[n - 2][0] in ('(', ',', '++', '--', '&') or
+                 (n + 2 < len(toks) and toks[n + 2][0] in ASSIGN_OPS)):
+            out.discard(x)      # (p) = v, &(p), (p)++, or f((p)): as p
         elif prev in ('(', ',') and nxt in (')', ',') and opens and opens[-1] and \
                 opens[-1] not in READERS and not PRINTS_RE.match(opens[-1]):
-            out.discard(x)      # bare argument of a call
+            if opens[-1] == ')' or opens[-1] in KEYWORDS or opens[-1] in macros:
+                out.discard(x)
+            else:
+                bare.setdefault(x, set()).add(opens[-1])    # bare argument of a call
+    return out, {x: c for x, c in bare.items() if x in out}
+
+
+def _passes(toks, pidx):
+    """[(offset, name, {argument index: parameter index})] of the calls
+    NAME(...) of TOKS (a body), with the arguments that are parameters of
+    PIDX ({name: index}) given bare (none for most)."""
+    out = []
+    for n in range(len(toks) - 1):
+        x = toks[n][0]
+        if toks[n + 1][0] != '(' or x in KEYWORDS or not re.match(r'^[A-Za-z_]\w*$', x):
+            continue
+        if n and toks[n - 1][0] in ('.', '->'):
+            continue        # a call through a member
+        shape, arg, cur, d = {}, 0, [], 0
+        for k in range(n + 2, len(toks)):
+            y = toks[k][0]
+            if y in ('(', '[', '{'):
+                d += 1
+            elif y in (')', ']', '}'):
+                if d == 0:
+                    break
+                d -= 1
+            if d == 0 and y == ',':
+                if len(cur) == 1 and cur[0] in pidx:
+                    shape[arg] = pidx[cur[0]]
+                arg, cur = arg + 1, []
+                continue
+            cur.append(y)
+        else:
+            continue
+        if len(cur) == 1 and cur[0] in pidx:
+            shape[arg] = pidx[cur[0]]
+        out.append((toks[n][1], x, shape))
     return out
 
 
 _PP_RE = re.compile(r'^[ \t]*#', re.M)
 _IF_RE = re.compile(r'\bif\s*\(([^;{]*)')
 _IDENT_RE = re.compile(r'[A-Za-z_]\w*')
+_BARE_RE = re.compile(r'[(,]\s*([A-Za-z_]\w*)(?=\s*[,)])')
 _BODY_START_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|[{;=]', re.S)
 
 
@@ -555,59 +652,71 @@ def _close_paren(text, i):
     return _close(text, i, '(')
 
 
-def function_guards(text, name_off, name, consts=None):
-    """([(start, end, guard)], [(name, is bool)]): the stretches of the
-    body of the function whose name is at NAME_OFF of TEXT that are
-    reached only when GUARD holds, and its parameters. CONSTS:
-    file_constants() of TEXT, for the masks and values of the tests. No
-    stretch when the body is not read: a preprocessor directive in it, a shape this
-    module does not know, no parameter that the body tests and never
-    modifies."""
+def function_guards(text, name_off, name, consts=None, macros=frozenset()):
+    """([(start, end, guard)], [(name, is bool)], {index: [names]},
+    [(offset, name, {argument index: parameter index})]): the stretches
+    of the body of the function whose name is at NAME_OFF of TEXT that are
+    reached only when GUARD holds; its parameters; for each parameter the
+    guards and passes read as unmodified, the names of the calls it is
+    given bare to (_unmodified(): what is read of it holds only if they
+    are all functions); the calls of the body, with the arguments that
+    are such parameters (_passes()). CONSTS: file_constants() of TEXT, for
+    the masks and values of the tests; MACROS: file_macros() of TEXT.
+    Nothing when the body is not read: a preprocessor directive in it, a
+    shape this module does not know, no parameter that the body tests or
+    passes on and never modifies."""
     from sleepclass import paren_text
     i = name_off + len(name)
     ptext = paren_text(text, i)
     if ptext is None:
-        return [], []
+        return [], [], {}, []
     ps = params(ptext)
+    none = [], ps, {}, []
     # attributes (__acquires(x), __must_hold(x)) may come before the body;
     # a ';' or '=' first: a prototype, a K&R definition, not read
     k = _close_paren(text, text.index('(', i))
     if k is None:
-        return [], ps
+        return none
     for m in _BODY_START_RE.finditer(text, k + 1):
         if m.group() in ('{', ';', '='):
             break
     else:
-        return [], ps
+        return none
     if m.group() != '{':
-        return [], ps
+        return none
     start = m.start()
     end = _body_end(text, start)
     if end is None:
-        return [], ps
+        return none
     if _PP_RE.search(text, start, end):
-        return [], ps
+        return none
     names = {p: n for n, (p, _) in enumerate(ps) if p}
     if not names:
-        return [], ps
+        return none
     # cheap first: no parameter in what may be the condition of an if
-    # (up to the first ';' or '{' after it), no guard
+    # (up to the first ';' or '{' after it), nor given bare to a call: no
+    # guard, no pass
     if not any(set(_IDENT_RE.findall(c)) & names.keys()
-               for c in _IF_RE.findall(text, start, end)):
-        return [], ps
+               for c in _IF_RE.findall(text, start, end)) and \
+            not any(m.group(1) in names for m in _BARE_RE.finditer(text, start, end)):
+        return none
     body = tokens(text, start, end + 1)
     used = set(x for (x, _) in body if x in names)
-    ok = _unmodified(body, used) if used else set()
+    ok, bare = _unmodified(body, used, macros) if used else (set(), {})
     if not ok:
-        return [], ps
-    p = _Parser(body, {x: names[x] for x in ok}, constants_before(consts or {}, start))
+        return none
+    pidx = {x: names[x] for x in ok}
+    p = _Parser(body, pidx, constants_before(consts or {}, start))
     try:
         j, _, _, _ = p.block(0)
     except (_Unknown, RecursionError):
-        return [], ps
+        return none
     if j != len(body):
-        return [], ps
-    return p.spans, ps
+        return none
+    passes = _passes(body, pidx)
+    if not p.spans and not any(x[2] for x in passes):
+        return none
+    return p.spans, ps, {names[x]: sorted(c) for x, c in bare.items()}, passes
 
 
 def _body_end(text, start):

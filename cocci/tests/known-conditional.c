@@ -11,8 +11,8 @@
  * si->global_cluster_lock, and mm/huge_memory.c copy_huge_pmd()'s
  * mm_get_huge_zero_folio() (state: the huge zero folio is mapped, its
  * refcount is not zero, get_huge_zero_folio() does not allocate; no case
- * here). The bit tests and named constants listed here too are read
- * since; a parameter passed on is known false in param-guard-more.c.
+ * here). The bit tests, named constants and parameters passed on that
+ * were listed here too are read since (param-guard-more.c).
  * Listed as known false (check-known-false): t7000 checks that they are
  * still reported and leaves them out of precision and recall.
  */

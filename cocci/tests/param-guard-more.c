@@ -6,7 +6,7 @@
  * Negative cases first (no finding under the lock of xk_free() and
  * xm_quiet()), then the positive ones (xm_kept(): each may sleep, or
  * is not known not to). The cross-file forms are xparam-chain-a.c and
- * xparam-chain-b.c (passed-on negatives: known false, not read yet).
+ * xparam-chain-b.c.
  */
 #include "xparam-more.h"
 
@@ -253,12 +253,4 @@ param-guard-more.c:227: sleeping call 'xm_flush_macro' while holding 'a->lock' (
 param-guard-more.c:228: sleeping call 'xm_flush_touch' while holding 'a->lock' (taken at line 209) via 'xm_flush_touch' -> 'xk_flush' -> 'msleep'
 param-guard-more.c:229: sleeping call 'xm_flush_other' while holding 'a->lock' (taken at line 209) via 'xm_flush_other' -> 'xm_pair' -> 'msleep'
  * check-output-end
- * check-known-false-start
-param-guard-more.c:45: sleeping call 'xk_flush_outer' while holding 'si->global_lock' (taken at line 42) via 'xk_flush_outer' -> 'xk_flush' -> 'msleep'
-param-guard-more.c:149: sleeping call 'xm_outer2' while holding 'a->lock' (taken at line 141) via 'xm_outer2' -> 'xk_flush_outer' -> 'xk_flush' -> 'msleep'
-param-guard-more.c:150: sleeping call 'xm_delay_outer' while holding 'a->lock' (taken at line 141) via 'xm_delay_outer' -> 'xm_delay' -> 'msleep'
-param-guard-more.c:151: sleeping call 'xm_pair_swapped' while holding 'a->lock' (taken at line 141) via 'xm_pair_swapped' -> 'xm_pair' -> 'msleep'
-param-guard-more.c:153: sleeping call 'xm_both' while holding 'a->lock' (taken at line 141) via 'xm_both' -> 'xk_flush' -> 'msleep'
-param-guard-more.c:154: sleeping call 'xm_flush_fn' while holding 'a->lock' (taken at line 141) via 'xm_flush_fn' -> 'xk_flush' -> 'msleep'
- * check-known-false-end
  */

@@ -42,8 +42,4 @@ xparam-chain-b.c:33: sleeping call 'xc_sync' while holding 'c->lock' (taken at l
 xparam-chain-b.c:34: sleeping call 'xc_submit' while holding 'c->lock' (taken at line 31) via 'xc_submit' -> 'msleep' (xparam-chain-a.c:28)
 xparam-chain-b.c:35: sleeping call 'xc_submit' while holding 'c->lock' (taken at line 31) via 'xc_submit' -> 'msleep' (xparam-chain-a.c:28)
  * check-output-end
- * check-known-false-start
-xparam-chain-b.c:25: sleeping call 'xc_flush_outer' while holding 'c->lock' (taken at line 24) via 'xc_flush_outer' -> 'xc_flush' (xparam-chain-a.c:22) -> 'msleep' (xparam-chain-a.c:16)
-xparam-chain-b.c:26: sleeping call 'xc_sync' while holding 'c->lock' (taken at line 24) via 'xc_sync' -> 'xc_flush_outer' -> 'xc_flush' (xparam-chain-a.c:22) -> 'msleep' (xparam-chain-a.c:16)
- * check-known-false-end
  */
