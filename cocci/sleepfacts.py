@@ -309,21 +309,32 @@ def add_ends(d, data):
     d['includes'] = sorted(set(INCLUDE_RE.findall(data.decode('utf-8', 'replace'))))
 
 
+# The most guards a definition sleeps under: past it, it sleeps whatever
+# its arguments (the guards passed on from callee to caller may multiply).
+GUARD_CAP = 16
+
 # The version of what add_guards() records: cached facts of another
-# version (or none) get it again from the source.
-GUARDS_V = 1
+# version (or none) get it again from the source. 2: named constants and
+# bit tests; 3: passes, and the calls each parameter is given bare to.
+GUARDS_V = 3
 
 
 def add_guards(d, data):
     """d['guards']: [line, name, guard] of the calls that a test of an
     unmodified parameter of their function guards (sleepcond.py; only
-    those), and d['params']: [name, line, [indexes of bool parameters]]
-    of the functions that have such calls."""
-    d['guards'], d['params'], d['guards_v'] = [], [], GUARDS_V
+    those); d['passes']: [line, name, [[argument index, parameter index],
+    ...]] of the calls given such parameters of their function bare (of
+    every call of that name on that line); d['params']: [name, line,
+    [indexes of bool parameters], [[index, [names]], ...]] of the
+    functions that have either, the last the names of the calls each
+    parameter is given bare to (its guards and passes hold only if these
+    are all functions: Graph.unsure())."""
+    d['guards'], d['passes'], d['params'], d['guards_v'] = [], [], [], GUARDS_V
     if d.get('failed') or not d.get('calls'):
         return
     text = data.decode('latin-1')
     starts = sleepclass.line_starts(text)
+    consts, macros = sleepcond.file_constants(text), sleepcond.file_macros(text)
     by_line = {}
     for c in d['calls']:
         by_line.setdefault(int(c[0]), set()).add(c[1])
@@ -335,11 +346,11 @@ def add_guards(d, data):
         i = sleepclass.name_offset(text, starts, a, 0, n)
         if i is None:
             continue
-        spans, ps = sleepcond.function_guards(text, i, n)
-        if not spans:
+        spans, ps, bare, passes = sleepcond.function_guards(text, i, n, consts, macros)
+        if not spans and not passes:
             continue
         got = False
-        for line in sorted(lines):
+        for line in sorted(lines) if spans else ():
             end = starts[line] if line < len(starts) else len(text)
             for name in sorted(by_line[line]):
                 guard = None
@@ -353,8 +364,21 @@ def add_guards(d, data):
                 if guard:
                     d['guards'].append([line, name, sorted(list(c) for c in guard)])
                     got = True
+        shapes = {}
+        for (off, name, shape) in passes:
+            line = bisect.bisect_right(starts, off)
+            if name not in by_line.get(line, ()):
+                continue
+            k = (line, name)
+            shapes[k] = shape if k not in shapes else \
+                {j: q for j, q in shapes[k].items() if shape.get(j) == q}
+        for (line, name), shape in sorted(shapes.items()):
+            if shape:
+                d['passes'].append([line, name, sorted([j, q] for j, q in shape.items())])
+                got = True
         if got:
-            d['params'].append([n, a, [k for k, (_, b) in enumerate(ps) if b]])
+            d['params'].append([n, a, [k for k, (_, b) in enumerate(ps) if b],
+                                sorted([k, c] for k, c in bare.items())])
 
 
 KEEP_ARGS = re.compile(r'GFP|gfp|alloc|wait_event')
@@ -637,7 +661,8 @@ class Graph:
     def __init__(self, facts, root=None):
         self.facts = facts
         self.root = root            # where the sources are, for literals()
-        self._guards, self._bools, self._texts, self._lits = {}, {}, {}, {}
+        self._guards, self._params, self._texts, self._lits = {}, {}, {}, {}
+        self._passes, self._unsure = {}, {}
         self.local = local = {}     # path -> {name: [node]}
         self.glob = glob = {}       # name -> [node]
         self.gfpfn = gfpfn = set()
@@ -712,14 +737,64 @@ class Graph:
                 r[(int(line), name)] = tuple(sorted(tuple(c) for c in guard))
         return r
 
-    def bools(self, node):
-        """The indexes of the bool parameters of NODE, when it has guards."""
-        path, a, _, n = self.nodes[node]
-        r = self._bools.get(path)
+    def passes(self, path):
+        """{(line, name): {argument index: parameter index}} of the calls
+        of PATH given parameters of their function bare (add_guards())."""
+        r = self._passes.get(path)
         if r is None:
-            r = self._bools[path] = {(x[0], int(x[1])): frozenset(x[2])
-                                     for x in self.facts[path].get('params', [])}
-        return r.get((n, a), frozenset())
+            r = self._passes[path] = {}
+            for (line, name, shape) in self.facts[path].get('passes', []):
+                r[(int(line), name)] = {int(j): int(q) for (j, q) in shape}
+        return r
+
+    def _param_facts(self, node):
+        path, a, _, n = self.nodes[node]
+        r = self._params.get(path)
+        if r is None:
+            r = self._params[path] = {}
+            for x in self.facts[path].get('params', []):
+                bare = {int(k): c for (k, c) in x[3]} if len(x) > 3 else {}
+                r[(x[0], int(x[1]))] = (frozenset(x[2]), bare)
+        return r.get((n, a), (frozenset(), {}))
+
+    def bools(self, node):
+        """The indexes of the bool parameters of NODE, when it has guards
+        or passes."""
+        return self._param_facts(node)[0]
+
+    def unsure(self, node):
+        """The indexes of the parameters of NODE that a call may assign:
+        given bare to a name that resolves to no definition (a macro:
+        swap(), get_user()); a call resolved to a function cannot assign
+        its caller's variable. Its guards and passes on them do not
+        hold."""
+        r = self._unsure.get(node)
+        if r is None:
+            path = self.nodes[node][0]
+            r = self._unsure[node] = frozenset(
+                k for k, names in self._param_facts(node)[1].items()
+                if any(not self.resolve(path, x) for x in names))
+        return r
+
+    def call_guard(self, node, line, name):
+        """The guard of the call of NAME at LINE of NODE, less the
+        constraints on its unsure() parameters."""
+        gd = self.guards(self.nodes[node][0]).get((line, name), ())
+        if gd:
+            bad = self.unsure(node)
+            if bad:
+                gd = tuple(c for c in gd if c[0] not in bad)
+        return gd
+
+    def call_shape(self, node, line, name):
+        """{argument index: parameter index} of the call of NAME at LINE of
+        NODE: the arguments that are NODE's parameters, bare and not
+        unsure()."""
+        shape = self.passes(self.nodes[node][0]).get((line, name))
+        if not shape:
+            return {}
+        bad = self.unsure(node)
+        return {j: q for j, q in shape.items() if q not in bad}
 
     def literals(self, elems):
         """{index: value} of the literal constant arguments of the call
@@ -741,8 +816,9 @@ class Graph:
                     text = f.read().decode('latin-1')
             except OSError:
                 text = ''
-            t = self._texts[path] = (text, sleepclass.line_starts(text))
-        r = self._lits[key] = line_literals(t[0], t[1], int(line), name)
+            t = self._texts[path] = (text, sleepclass.line_starts(text),
+                                     sleepcond.file_constants(text))
+        r = self._lits[key] = line_literals(t[0], t[1], int(line), name, t[2])
         return r
 
     def releasers(self, path):
@@ -815,16 +891,19 @@ class Graph:
         return out
 
 
-def line_literals(text, starts, line, name):
+def line_literals(text, starts, line, name, consts=None):
     """{index: value} of the literal arguments that every call of NAME at
-    LINE of TEXT passes (sleepcond.literal_args())."""
+    LINE of TEXT passes (sleepcond.literal_args()); an argument that is a
+    named constant of TEXT defined before the call (CONSTS,
+    sleepcond.file_constants()) counts as its value."""
     if not 1 <= line <= len(starts):
         return {}
     end = starts[line] if line < len(starts) else len(text)
     out = None
     for m in re.finditer(r'\b%s\s*\(' % re.escape(name), text[starts[line - 1]:end]):
         a = sleepclass.paren_text(text, starts[line - 1] + m.end() - 1)
-        lits = sleepcond.literal_args(a) if a is not None else {}
+        cb = sleepcond.constants_before(consts, starts[line - 1] + m.start()) if consts else None
+        lits = sleepcond.literal_args(a, cb) if a is not None else {}
         out = lits if out is None else {k: v for k, v in out.items() if lits.get(k) == v}
     return out or {}
 
@@ -869,10 +948,11 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
     # when every member sleeps. members: group -> [(node, elems)], the
     # elems put between the call and the member's chain (for an ops call,
     # the function stored and where); callers: group -> [(caller node,
-    # elems of the call, guard of the call in its caller)].
+    # elems of the call, guard of the call in its caller, its shape: the
+    # arguments that are the caller's parameters, Graph.call_shape())].
     gid, members, callers = {}, [], []
 
-    def call(node, targets, elems, guard):
+    def call(node, targets, elems, guard, shape):
         targets = tuple(t for t in targets if t[0] != node)
         if not targets:
             return
@@ -881,7 +961,7 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
             grp = gid[targets] = len(members)
             members.append(targets)
             callers.append([])
-        callers[grp].append((node, elems, guard))
+        callers[grp].append((node, elems, guard, shape))
 
     for node, (path, a, b, n) in enumerate(nodes):
         d = facts[path]
@@ -890,14 +970,13 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
             continue
         if _dropping(d, a, b):
             continue
-        guards = g.guards(path)
         for (line, callee, args) in _index(d).calls_in(a, b):
             if callee == n:
                 continue
             loc = '%s:%d' % (path, line)
             if callee in sleepclass.CONDITIONAL:
                 continue
-            guard = guards.get((line, callee), ())
+            guard = g.call_guard(node, line, callee)
             if sleepclass.direct_sleeper(callee, args, None, outside):
                 if node not in direct:
                     direct[node] = [[callee, loc]]
@@ -905,7 +984,8 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
                 continue
             if sleepclass.NOT_SLEEP_RE.search(callee) or callee in gfpfn or callee in noret:
                 continue
-            call(node, ((t, ()) for t in resolve(path, callee)), [[callee, loc]], guard)
+            call(node, ((t, ()) for t in resolve(path, callee)), [[callee, loc]], guard,
+                 g.call_shape(node, line, callee))
         for (line, t, m, fld) in d.get('ocalls', []):
             if not a <= line <= b:
                 continue
@@ -917,7 +997,7 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
                 for (fn, ipath, iline) in sorted(inits.get((t2, fld), set())):
                     stored += [(tgt, ((fn, '%s:%d' % (ipath, iline)),))
                                for tgt in resolve(ipath, fn)]
-                call(node, stored, [['%s.%s' % (t2, fld), '%s:%d' % (path, line)]], ())
+                call(node, stored, [['%s.%s' % (t2, fld), '%s:%d' % (path, line)]], (), {})
 
     of_node = {}        # node -> [group]
     for grp, ms in enumerate(members):
@@ -927,20 +1007,33 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
     # Which definitions sleep, and under which guards of their own
     # parameters (() when on some path whatever the arguments): a worklist
     # to the fixed point. A call sleeps when every member of its group
-    # sleeps for its literal arguments; an inactive call (its arguments
-    # exclude every guard of a member) is looked at again when a member
-    # gains a guard. Few definitions are guarded: most get () at once.
-    status = {}         # node -> set of guards
+    # sleeps for its literal arguments; the guards a member sleeps under
+    # that are on the caller's own parameters passed on bare (the call's
+    # shape) become the caller's, with the call's own guard. Each time a
+    # member's guards change, its group's calls are looked at again. Few
+    # definitions are guarded: most get () at once.
+    status = {}         # node -> set of guards, none implied by another
     work = []
 
     def add(node, guard):
+        """Whether NODE's guards changed: a guard that one of them implies
+        (a subset of its constraints) adds nothing, and replaces those
+        it implies; past GUARD_CAP of them, the definition sleeps
+        whatever its arguments. The guards of a node are sets of the
+        finitely many constraints of the facts (their indexes moved), and
+        each change adds one none of them implies: the worklist ends."""
         st = status.get(node)
         if st is None:
             st = status[node] = set()
         if () in st or guard in st:
             return
-        if guard == ():
+        gs = set(guard)
+        if any(set(e) <= gs for e in st):
+            return
+        st.difference_update([e for e in st if gs <= set(e)])
+        if guard == () or len(st) >= GUARD_CAP:
             st.clear()
+            guard = ()
         st.add(guard)
         work.append(node)
 
@@ -949,49 +1042,60 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
             add(node, guard)
     left = [len(m) for m in members]
     counted = set()
-    pending = {}        # complete group -> indexes of its calls not active (yet)
+    live = set()        # (group, index) of the calls that may sleep
 
-    def active(grp, elems):
+    def through(grp, caller, elems, guard, shape):
+        """The guards under which CALLER sleeps through its call of the
+        group GRP (none: the call's literal arguments rule out every guard
+        of a member). The call sleeps only if every member does: the
+        guards of any one member, passed on (sleepcond.passed_on()), are
+        enough; the member with the fewest is taken."""
         ms = members[grp]
         if all(() in status[t] for (t, _) in ms):
-            return True
+            return [guard]
         lits = g.literals(elems)
-        if not lits:
-            return True
+        if not lits and not shape:
+            return [guard]
+        cb = g.bools(caller) if shape else frozenset()
+        best = None
         for (t, _) in ms:
             st = status[t]
             if () in st:
                 continue
             bools = g.bools(t)
-            if all(sleepcond.excluded(gd, lits, bools) for gd in st):
-                return False
-        return True
+            tr = set()
+            for gd in sorted(st):
+                r = sleepcond.passed_on(gd, lits, shape, bools, cb)
+                if r is not None:
+                    tr.add(r)
+            if not tr:
+                return []
+            if () not in tr and (best is None or (len(tr), sorted(tr)) < (len(best), sorted(best))):
+                best = tr
+        if best is None:
+            return [guard]
+        return [tuple(sorted(set(guard) | set(r))) for r in sorted(best)]
 
     while work:
         t = work.pop()
-        first = t not in counted
-        if first:
+        if t not in counted:
             counted.add(t)
-        for grp in of_node.get(t, ()):
-            if first:
+            for grp in of_node.get(t, ()):
                 left[grp] -= 1
+        for grp in of_node.get(t, ()):
             if left[grp]:
                 continue
-            if grp not in pending:
-                todo = range(len(callers[grp]))
-                pending[grp] = []
-            else:
-                todo = pending[grp]
-                pending[grp] = []
-                if not todo:
+            for k, (caller, elems, guard, shape) in enumerate(callers[grp]):
+                done = () in status.get(caller, ())
+                if done and (grp, k) in live:
                     continue
-            for k in todo:
-                caller, elems, guard = callers[grp][k]
-                if active(grp, elems):
-                    add(caller, guard)
-                else:
-                    pending[grp].append(k)
-    inactive = set((grp, k) for grp, ks in pending.items() for k in ks)
+                gds = through(grp, caller, elems, guard, shape)
+                if gds:
+                    live.add((grp, k))
+                for gd in gds if not done else ():
+                    add(caller, gd)
+    inactive = set((grp, k) for grp in range(len(members)) if not left[grp]
+                   for k in range(len(callers[grp])) if (grp, k) not in live)
 
     left = [len(m) for m in members]
     # shortest chains: Dijkstra from the direct sleepers, backwards, over
@@ -1011,7 +1115,7 @@ def closure(facts, outside, atomic_ops=frozenset(), g=None):
                 continue
             best = min(([list(e) for e in elems] + chain[t] for (t, elems) in members[grp]),
                        key=len)
-            for i, (caller, elems, _) in enumerate(callers[grp]):
+            for i, (caller, elems, _, _) in enumerate(callers[grp]):
                 if caller not in chain and (grp, i) not in inactive:
                     heapq.heappush(heap, (len(elems) + len(best), caller, elems + best))
 

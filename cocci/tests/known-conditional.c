@@ -2,16 +2,17 @@
 /*
  * Known false positives, not fixed: a callee that sleeps only on a path
  * that its caller's argument or state excludes, where that is not a
- * direct test of an unmodified parameter against a literal argument
- * (param-guard.c has the forms the rules do rule out).
+ * test of an unmodified parameter (or of one its caller passes on) that
+ * a literal or named constant argument rules out (param-guard.c and
+ * param-guard-more.c have the forms the rules do rule out).
  * Modelled on 7.2.13 mm/swapfile.c swap_reclaim_full_clusters(si, false)
  * (with force false, one cluster and no cond_resched(): the loop's
  * counter, not the parameter, is tested before the sleeper) under
  * si->global_cluster_lock, and mm/huge_memory.c copy_huge_pmd()'s
  * mm_get_huge_zero_folio() (state: the huge zero folio is mapped, its
  * refcount is not zero, get_huge_zero_folio() does not allocate; no case
- * here). Also not read: a bit test of the parameter, a named constant as
- * the argument, a parameter passed on to the guarded callee.
+ * here). The bit tests, named constants and parameters passed on that
+ * were listed here too are read since (param-guard-more.c).
  * Listed as known false (check-known-false): t7000 checks that they are
  * still reported and leaves them out of precision and recall.
  */
@@ -36,43 +37,10 @@ void xk_alloc(struct xk_info *si)
 		xk_reclaim(si, false);
 	spin_unlock(&si->global_lock);
 }
-
-#define XK_NOWAIT 1
-
-static void xk_wait(struct xk_info *si, unsigned int flags)
-{
-	if (flags & XK_NOWAIT)
-		return;
-	msleep(1);
-}
-
-static void xk_flush(struct xk_info *si, int nowait)
-{
-	if (nowait)
-		return;
-	msleep(1);
-}
-
-static void xk_flush_outer(struct xk_info *si, int nowait)
-{
-	xk_flush(si, nowait);
-}
-
-void xk_free(struct xk_info *si)
-{
-	spin_lock(&si->global_lock);
-	xk_wait(si, XK_NOWAIT);
-	xk_flush(si, XK_NOWAIT);
-	xk_flush_outer(si, 1);
-	spin_unlock(&si->global_lock);
-}
 /*
  * check-output-start
  * check-output-end
  * check-known-false-start
-known-conditional.c:36: sleeping call 'xk_reclaim' while holding 'si->global_lock' (taken at line 34) via 'xk_reclaim' -> 'cond_resched'
-known-conditional.c:64: sleeping call 'xk_wait' while holding 'si->global_lock' (taken at line 63) via 'xk_wait' -> 'msleep'
-known-conditional.c:65: sleeping call 'xk_flush' while holding 'si->global_lock' (taken at line 63) via 'xk_flush' -> 'msleep'
-known-conditional.c:66: sleeping call 'xk_flush_outer' while holding 'si->global_lock' (taken at line 63) via 'xk_flush_outer' -> 'xk_flush' -> 'msleep'
+known-conditional.c:37: sleeping call 'xk_reclaim' while holding 'si->global_lock' (taken at line 35) via 'xk_reclaim' -> 'cond_resched'
  * check-known-false-end
  */
