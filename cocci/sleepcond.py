@@ -218,15 +218,7 @@ def excluded(guard, lits, bools=()):
     """GUARD cannot hold for a call with the literal arguments LITS
     ({index: value}); BOOLS: the indexes of bool parameters (a literal
     given to one is 0 or 1)."""
-    for c in guard:
-        i = c[0]
-        if i in lits:
-            v = lits[i]
-            if i in bools:
-                v = 1 if v else 0
-            if not holds(c, v):
-                return True
-    return False
+    return passed_on(guard, lits, {}, bools, ()) is None
 
 
 def params(ptext):
