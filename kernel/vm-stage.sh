@@ -6,17 +6,30 @@
 # repository), KSERIES_LOGDIR, ... in the environment. This file gives a
 # stage the VM harness with a worktree and a build directory of its own:
 #
-#	vs_init [-w WT] [-l LOGS] [-k BUILDER] NAME [FRAGMENT...]
+#	vs_init [-w WT] [-l LOGS] [-k BUILDER] [-b BUILD] NAME [FRAGMENT...]
 #		worktree $KSERIES_CACHE/wt/NAME (made from the base repository
 #		when missing), build dir $KSERIES_CACHE/build/vm-NAME (reused:
 #		one worktree per build dir, so switching versions rebuilds only
-#		what they touch), kernel/vm.config plus each FRAGMENT; logs
+#		what they touch), kernel/vm.config plus each FRAGMENT; images
+#		in $KSERIES_CACHE/build/vm-NAME/images ($VS_IMAGES), logs
 #		under $KSERIES_LOGDIR/NAME ($VS_OUT). -w WT: the worktree is
 #		wt/WT instead (a build dir keeps the worktree it was built
 #		from: another path rebuilds everything).
 #		-l LOGS: logs under $KSERIES_LOGDIR/LOGS. -k BUILDER: build
 #		with "BUILDER WORKTREE IMAGE" instead of kernel/vm-build (no
 #		FRAGMENTs then; NAME must be BUILDER's build dir, vm-NAME).
+#		-b BUILD (kernel/vm-build only): build in build/vm-BUILD from
+#		the worktree wt/BUILD, which every stage naming BUILD shares,
+#		whatever its FRAGMENTs; the images stay NAME's. A build dir
+#		costs a cold kernel build on its first use: stages whose
+#		fragments differ in a few options share one, and a switch
+#		between their fragments reconfigures and recompiles only what
+#		depends on the options that differ (kbuild's include/config/
+#		dependencies), a later build of a tree and fragment seen
+#		before nothing (vm-build's by-tree images). With a shared
+#		worktree a stage reads the tip's files through vs_tip_has and
+#		vs_tip_cc, never from $VS_WT after vs_kernel: another stage
+#		may have switched it since.
 #	vs_need [WHO]		exit 77 without qemu (with WHO, also without the
 #				sid chroot: "WHO needs it"), 2 without
 #				KSERIES_BASE/TIP
@@ -39,8 +52,15 @@
 #	vs_cc NAME [GCC-ARG...]	build $VS_PROG/NAME.c statically as $VS_OUT/NAME
 #	vs_tip_cc SRC NAME [GCC-ARG...]
 #				build SRC, a path in the tree, as $VS_OUT/NAME from
-#				the tip's checkout (a selftest the series adds);
-#				status 1, nothing built, when the tip has no SRC
+#				the tip's checkout (a selftest the series adds;
+#				-I$VS_WT/... in a GCC-ARG reads the tip too: the
+#				compile holds the worktree's lock); status 1,
+#				nothing built, when the tip has no SRC
+#	vs_tip_has PATH		status 0 when the tip has the file PATH
+#	vs_tip_grep PATTERN PATH
+#				grep -q PATTERN in the tip's PATH (status 1 also
+#				when the tip has no PATH); both read the commit, not
+#				the worktree
 #	vs_initramfs [--extra NAME]... NAME...
 #				$VS_OUT/initrd.gz running the NAMEs of $VS_OUT
 #				(kernel/vm-initramfs)
@@ -68,23 +88,27 @@ VS_TREE=${KSERIES_TREE:-$VS_CACHE/linux}
 
 vs_init() {
 	local f opt wt='' logs='' OPTIND=1
-	VS_BUILDER=
-	while getopts w:l:k: opt; do
+	VS_BUILDER='' VS_BUILD=''
+	while getopts w:l:k:b: opt; do
 		case $opt in
 		w) wt=$OPTARG ;;
 		l) logs=$OPTARG ;;
 		k) VS_BUILDER=$OPTARG ;;
-		*) echo "usage: vs_init [-w WT] [-l LOGS] [-k BUILDER] NAME [FRAGMENT...]" >&2; exit 2 ;;
+		b) VS_BUILD=$OPTARG ;;
+		*) echo "usage: vs_init [-w WT] [-l LOGS] [-k BUILDER] [-b BUILD] NAME [FRAGMENT...]" >&2; exit 2 ;;
 		esac
 	done
 	shift $((OPTIND - 1))
+	[ -z "$VS_BUILD" ] || [ -z "$VS_BUILDER" ] ||
+		{ echo "vs_init: -b is for kernel/vm-build's builds, not with -k" >&2; exit 2; }
 	VS_NAME=$1
+	VS_BUILD=${VS_BUILD:-$VS_NAME}
 	shift
 	VS_FRAGS=()
 	for f in "$@"; do
 		VS_FRAGS+=(-f "$f")
 	done
-	VS_WT=$VS_CACHE/wt/${wt:-$VS_NAME}
+	VS_WT=$VS_CACHE/wt/${wt:-$VS_BUILD}
 	VS_IMAGES=$VS_CACHE/build/vm-$VS_NAME/images
 	VS_OUT=${KSERIES_LOGDIR:-$(mktemp -d)}/${logs:-$VS_NAME}
 	mkdir -p "$VS_OUT" "$VS_IMAGES" "$VS_CACHE/wt"
@@ -111,7 +135,7 @@ vs_kernel() {
 			"$VS_BUILDER" "$VS_WT" "$VS_IMAGES/$2.bzImage" >&2
 		else
 			"$VS_KERNEL/vm-build" -o "$VS_IMAGES/$2.bzImage" \
-				${VS_FRAGS[@]+"${VS_FRAGS[@]}"} "$VS_WT" "$VS_NAME" >&2
+				${VS_FRAGS[@]+"${VS_FRAGS[@]}"} "$VS_WT" "$VS_BUILD" >&2
 		fi
 	) 8>"$VS_WT.lock"
 }
@@ -156,10 +180,21 @@ vs_cc() {
 vs_tip_cc() {
 	local src=$1 name=$2
 	shift 2
-	( flock 8; git -C "$VS_WT" checkout -q --detach -f "$KSERIES_TIP" ) 8>"$VS_WT.lock"
-	[ -f "$VS_WT/$src" ] || return 1
-	gcc -static -O2 -Wall -o "$VS_OUT/$name" "$VS_WT/$src" "$@" >&2 ||
-		ks_die "cannot build $src of the tip"
+	vs_tip_has "$src" || return 1
+	(
+		flock 8
+		git -C "$VS_WT" checkout -q --detach -f "$KSERIES_TIP" &&
+		gcc -static -O2 -Wall -o "$VS_OUT/$name" "$VS_WT/$src" "$@" >&2
+	) 8>"$VS_WT.lock" || ks_die "cannot build $src of the tip"
+}
+
+vs_tip_has() {
+	[ "$(git -C "$VS_TREE" cat-file -t "$KSERIES_TIP:$1" 2>/dev/null)" = blob ]
+}
+
+vs_tip_grep() {
+	# (grep without -q reads to the end: no SIGPIPE for pipefail)
+	vs_tip_has "$2" && git -C "$VS_TREE" cat-file blob "$KSERIES_TIP:$2" | grep -- "$1" >/dev/null
 }
 
 vs_initramfs() {

@@ -6,7 +6,7 @@ test_description='rtmutex-wake-selftests on PREEMPT_RT: the selftests fail witho
 # the first build is cold, then the tip and the tip with the fix rebuild
 # kernel/locking only) and TCG boots. Run by make check-kernel, never by
 # make check. The series' own stages do the work (check/vm, check/perf,
-# with their worktree $KSERIES_CACHE/wt/rtmutex-selftests-rt, checked out
+# with their worktree $KSERIES_CACHE/wt/harness-rt, checked out
 # detached here; keep no work of your own in it); this test makes the tip
 # commit the way kseries check's apply stage hands it to them, and keeps
 # their summaries. RTMUTEX_BOOTS, RTMUTEX_WW_RUNS and RTMUTEX_PI_SAMPLES
@@ -15,7 +15,7 @@ test_description='rtmutex-wake-selftests on PREEMPT_RT: the selftests fail witho
 
 CACHE=$REAL_CACHE
 SERIES=$SRC_DIR/series/rtmutex-wake-selftests
-WT=$CACHE/wt/rtmutex-selftests-rt
+WT=$CACHE/wt/harness-rt
 export KSERIES_CACHE=$CACHE
 
 test_kernel_prereq "$CACHE" qemu

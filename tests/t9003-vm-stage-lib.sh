@@ -118,6 +118,44 @@ test_expect_success TOOLS 'vs_tip_cc: absent at the base, an error when it does 
 	grep -q "error: cannot build tools/sel/t.c of the tip" err
 '
 
+test_expect_success 'vs_tip_has and vs_tip_grep read the tip commit, not the worktree' '
+	git -C cache/wt/fake checkout -q --detach -f "$C1" &&
+	KSERIES_TIP=$C2 stage vs_tip_has tools/sel/t.c &&
+	KSERIES_TIP=$C2 stage vs_tip_grep "^int main" tools/sel/t.c &&
+	KSERIES_TIP=$C2 test_expect_code 1 stage vs_tip_grep "^nothing" tools/sel/t.c &&
+	KSERIES_TIP=$C1 test_expect_code 1 stage vs_tip_has tools/sel/t.c &&
+	KSERIES_TIP=$C1 test_expect_code 1 stage vs_tip_grep main tools/sel/t.c &&
+	KSERIES_TIP=$C2 test_expect_code 1 stage vs_tip_has tools/sel &&
+	test "$(git -C cache/wt/fake rev-parse HEAD)" = "$C1"
+'
+
+# -b: stages of several names build in one build dir and worktree, each
+# keeping its own images and logs.
+cat >"$S/shared" <<EOF
+#!/usr/bin/env bash
+. "$SRC_DIR/kernel/vm-stage.sh"
+vs_init -b pool -l "\$@"
+echo "\$VS_NAME \$VS_BUILD \$VS_WT \$VS_IMAGES \$VS_OUT \${VS_FRAGS[*]}"
+EOF
+printf '#!/usr/bin/env bash\n. "%s/kernel/vm-stage.sh"\nvs_init -k /bin/true -b pool x\n' \
+	"$SRC_DIR" >"$S/both"
+chmod +x "$S/shared" "$S/both"
+
+test_expect_success 'vs_init -b: one build dir and worktree, images and logs per name' '
+	KSERIES_CACHE=$TRASH/cache KSERIES_LOGDIR=$TRASH/logs "$S/shared" one one >out &&
+	KSERIES_CACHE=$TRASH/cache KSERIES_LOGDIR=$TRASH/logs "$S/shared" l2 two "$S/stage" >>out &&
+	cat >expect <<-EOF &&
+	one pool $TRASH/cache/wt/pool $TRASH/cache/build/vm-one/images $TRASH/logs/one 
+	two pool $TRASH/cache/wt/pool $TRASH/cache/build/vm-two/images $TRASH/logs/l2 -f $S/stage
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'vs_init -b is refused with -k (a builder names its own build dir)' '
+	test_expect_code 2 env KSERIES_CACHE=$TRASH/cache KSERIES_LOGDIR=$TRASH/logs "$S/both" 2>err &&
+	grep -q "^vs_init: -b is for kernel/vm-build" err
+'
+
 test_expect_success TOOLS 'vs_initramfs: several programs in order, an --extra one unlisted' '
 	stage vs_cc hello &&
 	cp logs/fake/hello logs/fake/second &&
