@@ -199,6 +199,8 @@ char *check_cache_key(struct check_ctx *ctx, const struct check_stage *st)
 		hash_str(sum, setting);
 	if (st->inputs & CHECK_IN_KUNIT)
 		stage_kunit_key(ctx, sum);
+	else if (st->inputs & CHECK_IN_KUNIT_KERNEL)
+		stage_kunit_kernel_key(ctx, sum);
 	hash_inputs(sum, ctx, st->inputs);
 	out = g_strdup(g_checksum_get_string(sum));
 	g_checksum_free(sum);

@@ -41,7 +41,7 @@ const struct check_stage check_stages[] = {
 	  CHECK_F_PER_PATCH | CHECK_F_B4 },
 	{ "checkpatch", stage_checkpatch, CHECK_IN_MAILS,
 	  CHECK_F_PER_PATCH | CHECK_F_B4 },
-	{ "build", stage_build, CHECK_IN_KERNEL,
+	{ "build", stage_build, CHECK_IN_KERNEL | CHECK_IN_KUNIT_KERNEL,
 	  CHECK_F_PER_PATCH | CHECK_F_BUILDS },
 	{ "sparse", stage_sparse, CHECK_IN_KERNEL, CHECK_F_BUILDS },
 	{ "cocci", stage_cocci, CHECK_IN_COCCI, 0 },

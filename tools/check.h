@@ -74,6 +74,9 @@ enum {
 	CHECK_IN_KUNIT = 1 << 8,	/* the version's kunitconfig,
 					 * kunit-arch and kunit-against with
 					 * its version's mails (stage-kunit.c) */
+	CHECK_IN_KUNIT_KERNEL = 1 << 9,	/* the version's kunitconfig and
+					 * kunit-arch: the KUnit kernel the
+					 * build stage builds */
 };
 
 /* How a stage takes part in the pipeline. */

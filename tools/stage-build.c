@@ -278,6 +278,7 @@ GPtrArray *stage_build_targets(const struct check_ctx *ctx, const char *config)
 struct build_config {
 	const char *name;	/* kernel/NAME.config or NAME.kunitconfig */
 	bool kunit;		/* through kernel/kunit-run --build-only */
+	const struct kunit_run *own;	/* kunit: the version's kernel */
 };
 
 /*
@@ -316,23 +317,24 @@ static int cross_usable(const struct check_ctx *ctx, const char *config,
 
 /*
  * The configs to build (the host's, the cross configs whose compiler is
- * installed, rust-binder, the KUnit kernel); the touched files of the
+ * installed, rust-binder, the KUnit kernel: the version's own when
+ * stage_kunit_own() takes it, filled into own); the touched files of the
  * others in missing (cross_usable()). NULL, why set, on a bad fragment.
  */
-static GArray *configs_for(struct check_ctx *ctx, GString *missing,
-			   char **tool, GString *why)
+static GArray *configs_for(struct check_ctx *ctx, GString *missing, char **tool,
+			   GString *why, struct kunit_run *own)
 {
 	GArray *c = g_array_new(FALSE, TRUE, sizeof(struct build_config));
 	struct build_config bc = { .name = stage_kunit_config_for(ctx, true),
 				   .kunit = true };
-	static const struct build_config rb = { "rust-binder", false };
+	static const struct build_config rb = { .name = "rust-binder" };
 	static const char *const *const lists[] = { stage_c_configs,
 						    c_cross_configs };
 
 	for (size_t l = 0; l < G_N_ELEMENTS(lists); l++) {
 		for (const char *const *n = lists[l]; *n; n++) {
 			GPtrArray *t = stage_build_targets(ctx, *n);
-			struct build_config cb = { *n, false };
+			struct build_config cb = { .name = *n };
 			int use = t->len ? 1 : 0;
 
 			g_ptr_array_unref(t);
@@ -353,8 +355,13 @@ static GArray *configs_for(struct check_ctx *ctx, GString *missing,
 			break;
 		}
 	}
-	if (bc.name)
+	if (bc.name) {
+		if (stage_kunit_own(ctx, bc.name, own)) {
+			bc.name = own->label;
+			bc.own = own;
+		}
 		g_array_append_val(c, bc);
+	}
 	return c;
 }
 
@@ -411,18 +418,31 @@ int stage_kbuild(struct check_ctx *ctx, const char *config,
 	return 0;
 }
 
-/* Builds the KUnit kernel of kernel/NAME.kunitconfig at the checkout. */
-static int kunit_build(struct check_ctx *ctx, const char *name, GString *log,
-		       int *status)
+/*
+ * Builds bc's KUnit kernel at the checkout: kernel/NAME.kunitconfig, or
+ * the version's own (its kunitconfig, architecture and build dir).
+ */
+static int kunit_build(struct check_ctx *ctx, const struct build_config *bc,
+		       GString *log, int *status)
 {
 	char *kr = g_build_filename(ctx->kernel_dir, "kunit-run", NULL);
-	char *file = g_strconcat(name, ".kunitconfig", NULL);
+	char *file = g_strconcat(bc->name, ".kunitconfig", NULL);
 	char *kc = g_build_filename(ctx->kernel_dir, file, NULL);
-	const char *argv[] = { kr, "--build-only", kc, ctx->wt, NULL };
+	GPtrArray *argv = g_ptr_array_new();
 	struct run_opts o = { .capture_out = true, .merge_err = true,
 			      .timeout = 3 * 3600 };
 	struct run_result res;
-	int ret = run_argv(argv, &o, &res);
+	int ret;
+
+	g_ptr_array_add(argv, kr);
+	g_ptr_array_add(argv, (char *)"--build-only");
+	if (bc->own)
+		stage_kunit_run_args(bc->own, argv);
+	g_ptr_array_add(argv, bc->own ? bc->own->config : kc);
+	g_ptr_array_add(argv, ctx->wt);
+	g_ptr_array_add(argv, NULL);
+	ret = run_argv((const char *const *)argv->pdata, &o, &res);
+	g_ptr_array_unref(argv);
 
 	if (ret == 0) {
 		g_string_append(log, res.out->str);
@@ -468,7 +488,8 @@ static void build_run(struct check_ctx *ctx, struct stage_result *r)
 	GString *log = g_string_new(NULL), *names = g_string_new(NULL);
 	GString *missing = g_string_new(NULL), *why = g_string_new(NULL);
 	char *tool = NULL;
-	GArray *configs = configs_for(ctx, missing, &tool, why);
+	struct kunit_run own = { 0 };
+	GArray *configs = configs_for(ctx, missing, &tool, why, &own);
 	unsigned builds = 0, failed = 0;
 
 	if (!configs) {
@@ -503,7 +524,7 @@ static void build_run(struct check_ctx *ctx, struct stage_result *r)
 
 			if (ran == 0)
 				ran = bc->kunit ?
-				      kunit_build(ctx, bc->name, one, &status) :
+				      kunit_build(ctx, bc, one, &status) :
 				      stage_kbuild(ctx, bc->name, targets, NULL, one, &status);
 			if (ran < 0) {
 				stage_fail(r, "cannot run the %s build at %s", bc->name, base);
@@ -547,6 +568,7 @@ out:
 	g_free(tool);
 	if (configs)
 		g_array_unref(configs);
+	stage_kunit_run_release(&own);
 }
 
 

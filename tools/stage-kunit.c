@@ -35,26 +35,12 @@ const char *stage_kunit_runs(const struct check_ctx *ctx)
 /* The architectures kunit.py runs here: UML, and x86_64 under QEMU. */
 static const char *const kunit_arches[] = { "um", "x86_64" };
 
-/*
- * What one version's KUnit run is: the kunitconfig (the kernel/ one that
- * covers the touched paths, or the version's own version.N.kunitconfig,
- * a file in the series directory) and the architecture
- * (version.N.kunit-arch, um by default). Each (arch, kunitconfig) has
- * its own build directory, <cache>/build/NAME; without either key, NAME
- * is the kernel/ config's, as it always was.
- */
-struct kunit_run {
-	char *config;		/* path of the kunitconfig */
-	char *label;		/* how findings name it */
-	const char *arch;
-	char *build_name;	/* NULL: kunit-run's default */
-};
-
-static void kunit_run_release(struct kunit_run *k)
+void stage_kunit_run_release(struct kunit_run *k)
 {
 	g_free(k->config);
 	g_free(k->label);
 	g_free(k->build_name);
+	memset(k, 0, sizeof(*k));
 }
 
 /*
@@ -111,12 +97,8 @@ static char *build_name(const struct check_ctx *ctx, const char *config,
 	return g_string_free(n, FALSE);
 }
 
-/*
- * Fills k for ctx's version: 1, 0 when no KUnit suite applies (r
- * skipped), -1 when a key is not valid (r failed, saying which).
- */
-static int kunit_run_get(const struct check_ctx *ctx, struct stage_result *r,
-			 struct kunit_run *k)
+int stage_kunit_run_get(const struct check_ctx *ctx, struct stage_result *r,
+			struct kunit_run *k)
 {
 	const char *own = series_version_get(ctx->s, ctx->version,
 					     "kunitconfig");
@@ -258,18 +240,13 @@ static void against_key(const struct check_ctx *ctx, GChecksum *sum,
 	g_ptr_array_unref(old);
 }
 
-void stage_kunit_key(const struct check_ctx *ctx, GChecksum *sum)
+void stage_kunit_kernel_key(const struct check_ctx *ctx, GChecksum *sum)
 {
-	const char *runs = stage_kunit_runs(ctx);
 	const char *own = series_version_get(ctx->s, ctx->version,
 					     "kunitconfig");
 	const char *arch = series_version_get(ctx->s, ctx->version,
 					      "kunit-arch");
-	const char *against = series_version_get(ctx->s, ctx->version,
-						 "kunit-against");
 
-	if (runs)
-		g_checksum_update(sum, (const guchar *)runs, -1);
 	/* only when set: a version without them keeps the key it had */
 	if (own) {
 		char *path = g_build_filename(ctx->s->dir, own, NULL);
@@ -289,8 +266,98 @@ void stage_kunit_key(const struct check_ctx *ctx, GChecksum *sum)
 		g_checksum_update(sum, (const guchar *)"\nkunit-arch=", -1);
 		g_checksum_update(sum, (const guchar *)arch, -1);
 	}
+}
+
+void stage_kunit_key(const struct check_ctx *ctx, GChecksum *sum)
+{
+	const char *runs = stage_kunit_runs(ctx);
+	const char *against = series_version_get(ctx->s, ctx->version,
+						 "kunit-against");
+
+	if (runs)
+		g_checksum_update(sum, (const guchar *)runs, -1);
+	stage_kunit_kernel_key(ctx, sum);
 	if (against)
 		against_key(ctx, sum, against);
+}
+
+/* The CONFIG_ lines of the kunitconfig at path; NULL when unreadable. */
+static GHashTable *config_lines(const char *path)
+{
+	GHashTable *set;
+	char *buf, **lines;
+	size_t len;
+
+	if (read_file(path, 1 << 20, &buf, &len) < 0)
+		return NULL;
+	set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	lines = g_strsplit(buf, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		g_strstrip(*l);
+		if (g_str_has_prefix(*l, "CONFIG_") ||
+		    g_str_has_prefix(*l, "# CONFIG_"))
+			g_hash_table_add(set, g_strdup(*l));
+	}
+	g_strfreev(lines);
+	g_free(buf);
+	return set;
+}
+
+/* Whether every option the kunitconfig at sub sets is in the one at sup. */
+static bool config_covers(const char *sup, const char *sub)
+{
+	GHashTable *a = config_lines(sup), *b = config_lines(sub);
+	GHashTableIter it;
+	gpointer line;
+	bool ok = a && b;
+
+	if (ok) {
+		g_hash_table_iter_init(&it, b);
+		while (ok && g_hash_table_iter_next(&it, &line, NULL))
+			ok = g_hash_table_contains(a, line);
+	}
+	if (a)
+		g_hash_table_unref(a);
+	if (b)
+		g_hash_table_unref(b);
+	return ok;
+}
+
+bool stage_kunit_own(const struct check_ctx *ctx, const char *name,
+		     struct kunit_run *k)
+{
+	struct stage_result scratch;
+	char *file = g_strconcat(name, ".kunitconfig", NULL);
+	char *kc = g_build_filename(ctx->kernel_dir, file, NULL);
+	bool own = false;
+
+	memset(k, 0, sizeof(*k));
+	if (!series_version_get(ctx->s, ctx->version, "kunitconfig") &&
+	    !series_version_get(ctx->s, ctx->version, "kunit-arch"))
+		goto out;
+	/* a setting that is not valid: the kunit stage says so */
+	stage_result_init(&scratch, "build");
+	own = stage_kunit_run_get(ctx, &scratch, k) == 1 &&
+	      config_covers(k->config, kc);
+	stage_result_release(&scratch);
+	if (!own)
+		stage_kunit_run_release(k);
+out:
+	g_free(file);
+	g_free(kc);
+	return own;
+}
+
+void stage_kunit_run_args(const struct kunit_run *k, GPtrArray *argv)
+{
+	if (strcmp(k->arch, "um")) {
+		g_ptr_array_add(argv, (char *)"--arch");
+		g_ptr_array_add(argv, (char *)k->arch);
+	}
+	if (k->build_name) {
+		g_ptr_array_add(argv, (char *)"--name");
+		g_ptr_array_add(argv, k->build_name);
+	}
 }
 
 /* What one kunit-run of a tree gave. */
@@ -353,14 +420,7 @@ static int kunit_exec(struct check_ctx *ctx, struct stage_result *r,
 	g_ptr_array_add(argv, kr);
 	g_ptr_array_add(argv, (char *)"--runs");
 	g_ptr_array_add(argv, (char *)runs);
-	if (strcmp(k->arch, "um")) {
-		g_ptr_array_add(argv, (char *)"--arch");
-		g_ptr_array_add(argv, (char *)k->arch);
-	}
-	if (k->build_name) {
-		g_ptr_array_add(argv, (char *)"--name");
-		g_ptr_array_add(argv, k->build_name);
-	}
+	stage_kunit_run_args(k, argv);
 	g_ptr_array_add(argv, k->config);
 	g_ptr_array_add(argv, ctx->wt);
 	g_ptr_array_add(argv, NULL);
@@ -504,7 +564,7 @@ static void kunit_run(struct check_ctx *ctx, struct stage_result *r)
 	struct kunit_outcome o;
 	struct kunit_run k;
 
-	if (kunit_run_get(ctx, r, &k) <= 0)
+	if (stage_kunit_run_get(ctx, r, &k) <= 0)
 		goto out;
 	if (!runs) {
 		stage_fail(r, "the KUnit run count (KSERIES_KUNIT_RUNS or version.%d.kunit) is not a number from 1 to 9999",
@@ -540,7 +600,7 @@ static void kunit_run(struct check_ctx *ctx, struct stage_result *r)
 out:
 	stage_save_log(ctx, r, log->str, log->len);
 	g_string_free(log, TRUE);
-	kunit_run_release(&k);
+	stage_kunit_run_release(&k);
 }
 
 void stage_kunit(struct check_ctx *ctx, struct stage_result *r)

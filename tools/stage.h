@@ -227,5 +227,45 @@ const char *stage_kunit_config_for(const struct check_ctx *ctx,
 const char *stage_kunit_runs(const struct check_ctx *ctx);
 /* What the kunit stage's cache key adds of the version's settings. */
 void stage_kunit_key(const struct check_ctx *ctx, GChecksum *sum);
+/*
+ * What the build stage's key adds: the version's kunitconfig and
+ * kunit-arch (the KUnit kernel it builds, stage_kunit_own()), nothing
+ * for a version without them.
+ */
+void stage_kunit_kernel_key(const struct check_ctx *ctx, GChecksum *sum);
+
+/*
+ * One version's KUnit kernel: the kunitconfig (kernel/NAME.kunitconfig
+ * covering the touched paths, or the version's own version.N.kunitconfig,
+ * a file in the series directory), the architecture (version.N.kunit-arch,
+ * um by default) and the build directory's name under <cache>/build
+ * (NULL: kernel/kunit-run's default, the kernel/ config's name).
+ */
+struct kunit_run {
+	char *config;		/* path of the kunitconfig */
+	char *label;		/* how findings name it */
+	const char *arch;
+	char *build_name;	/* NULL: kunit-run's default */
+};
+
+/*
+ * Fills k for ctx's version: 1, 0 when no KUnit suite applies (r
+ * skipped), -1 when a key is not valid (r failed, saying which).
+ */
+int stage_kunit_run_get(const struct check_ctx *ctx, struct stage_result *r,
+			struct kunit_run *k);
+void stage_kunit_run_release(struct kunit_run *k);
+/*
+ * The version's own KUnit kernel (version.N.kunitconfig or kunit-arch
+ * set, valid) when it sets every option kernel/NAME.kunitconfig sets:
+ * it enables every option that one does, and the build stage
+ * builds it at every patch instead (kernel/kunit-run --build-only with
+ * its --arch and --name), leaving the kunit stage a warm build dir.
+ * true with k filled (release it), else false and k empty.
+ */
+bool stage_kunit_own(const struct check_ctx *ctx, const char *name,
+		     struct kunit_run *k);
+/* kernel/kunit-run's --arch and --name options for k, appended to argv. */
+void stage_kunit_run_args(const struct kunit_run *k, GPtrArray *argv);
 
 #endif
