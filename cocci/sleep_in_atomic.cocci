@@ -60,7 +60,9 @@ RX2 = re.compile(r'^(raw_)?(spin|read|write)_lock(_irq|_irqsave|_bh)?(_nested)?$
 RX3 = re.compile(r'^(raw_)?(spin|read|write)_trylock(_irq|_irqsave|_bh)?$')
 RX4 = re.compile(r'^((raw_)?spinlock(_irq|_irqsave|_bh|_nested)?|(read|write)_lock(_irq|_irqsave|_bh)?)$')
 
-ALIAS_RX = re.compile(r'^&\w+->\w+$')
+# &X->FLD, &X->F1.F2, &X->F1.F2.F3: the regionx* rules' locks, which a
+# release helper called with X ends (the generic region rule leaves them)
+ALIAS_RX = re.compile(r'^&\w+->\w+(?:\.\w+){0,2}$')
 
 # The classification of direct sleepers is shared with the whole-tree
 # closure: cocci/sleepclass.py, found through PYTHONPATH (run-sleep-check
@@ -721,6 +723,100 @@ p1 << regionxloop.p1; X << regionxloop.X; FLD << regionxloop.FLD; F << regionxlo
 p2 << regionxloop.p2;
 @@
 add_region('lock', None, '%s->%s' % (X, FLD), p1, F, p2)
+
+// Lock expressions two and three members deep, &X->F1.F2 and
+// &X->F1.F2.F3 (f_fs.c's &ffs->ev.waitq.lock): as the generic region
+// rule, and a release helper called with X ends them as it ends &X->FLD
+// (__ffs_ep0_queue_wait(ffs, ...) drops ffs->ev.waitq.lock).
+@regionxm2 exists@
+identifier X, F1, F2;
+expression E2;
+identifier F : script:python() { interesting(F) };
+identifier RH : script:python() { releaser(RH) };
+identifier LK = {raw_read_lock, raw_read_lock_bh, raw_read_lock_bh_nested,
+    raw_read_lock_irq, raw_read_lock_irq_nested, raw_read_lock_irqsave,
+    raw_read_lock_irqsave_nested, raw_read_lock_nested, raw_spin_lock,
+    raw_spin_lock_bh, raw_spin_lock_bh_nested, raw_spin_lock_irq,
+    raw_spin_lock_irq_nested, raw_spin_lock_irqsave,
+    raw_spin_lock_irqsave_nested, raw_spin_lock_nested, raw_write_lock,
+    raw_write_lock_bh, raw_write_lock_bh_nested, raw_write_lock_irq,
+    raw_write_lock_irq_nested, raw_write_lock_irqsave,
+    raw_write_lock_irqsave_nested, raw_write_lock_nested, read_lock,
+    read_lock_bh, read_lock_bh_nested, read_lock_irq, read_lock_irq_nested,
+    read_lock_irqsave, read_lock_irqsave_nested, read_lock_nested,
+    spin_lock, spin_lock_bh, spin_lock_bh_nested, spin_lock_irq,
+    spin_lock_irq_nested, spin_lock_irqsave, spin_lock_irqsave_nested,
+    spin_lock_nested, write_lock, write_lock_bh, write_lock_bh_nested,
+    write_lock_irq, write_lock_irq_nested, write_lock_irqsave,
+    write_lock_irqsave_nested, write_lock_nested};
+identifier UL = {raw_read_unlock, raw_read_unlock_bh, raw_read_unlock_irq,
+    raw_read_unlock_irqrestore, raw_spin_unlock, raw_spin_unlock_bh,
+    raw_spin_unlock_irq, raw_spin_unlock_irqrestore, raw_write_unlock,
+    raw_write_unlock_bh, raw_write_unlock_irq, raw_write_unlock_irqrestore,
+    read_unlock, read_unlock_bh, read_unlock_irq, read_unlock_irqrestore,
+    spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqrestore,
+    write_unlock, write_unlock_bh, write_unlock_irq,
+    write_unlock_irqrestore};
+position p1, pl;
+position p2 : script:python() { in_window(p2) };
+@@
+LK@p1(&X->F1.F2@pl, ...)
+... when != UL(&X->F1.F2, ...)
+    when != pte_unmap_unlock(E2, &X->F1.F2)
+    when != RH(X, ...)
+    when any
+F@p2(...)
+
+@script:python@
+p1 << regionxm2.p1; X << regionxm2.X; F1 << regionxm2.F1;
+F2 << regionxm2.F2; F << regionxm2.F; p2 << regionxm2.p2;
+@@
+add_region('lock', None, '%s->%s.%s' % (X, F1, F2), p1, F, p2)
+
+@regionxm3 exists@
+identifier X, F1, F2, F3;
+expression E2;
+identifier F : script:python() { interesting(F) };
+identifier RH : script:python() { releaser(RH) };
+identifier LK = {raw_read_lock, raw_read_lock_bh, raw_read_lock_bh_nested,
+    raw_read_lock_irq, raw_read_lock_irq_nested, raw_read_lock_irqsave,
+    raw_read_lock_irqsave_nested, raw_read_lock_nested, raw_spin_lock,
+    raw_spin_lock_bh, raw_spin_lock_bh_nested, raw_spin_lock_irq,
+    raw_spin_lock_irq_nested, raw_spin_lock_irqsave,
+    raw_spin_lock_irqsave_nested, raw_spin_lock_nested, raw_write_lock,
+    raw_write_lock_bh, raw_write_lock_bh_nested, raw_write_lock_irq,
+    raw_write_lock_irq_nested, raw_write_lock_irqsave,
+    raw_write_lock_irqsave_nested, raw_write_lock_nested, read_lock,
+    read_lock_bh, read_lock_bh_nested, read_lock_irq, read_lock_irq_nested,
+    read_lock_irqsave, read_lock_irqsave_nested, read_lock_nested,
+    spin_lock, spin_lock_bh, spin_lock_bh_nested, spin_lock_irq,
+    spin_lock_irq_nested, spin_lock_irqsave, spin_lock_irqsave_nested,
+    spin_lock_nested, write_lock, write_lock_bh, write_lock_bh_nested,
+    write_lock_irq, write_lock_irq_nested, write_lock_irqsave,
+    write_lock_irqsave_nested, write_lock_nested};
+identifier UL = {raw_read_unlock, raw_read_unlock_bh, raw_read_unlock_irq,
+    raw_read_unlock_irqrestore, raw_spin_unlock, raw_spin_unlock_bh,
+    raw_spin_unlock_irq, raw_spin_unlock_irqrestore, raw_write_unlock,
+    raw_write_unlock_bh, raw_write_unlock_irq, raw_write_unlock_irqrestore,
+    read_unlock, read_unlock_bh, read_unlock_irq, read_unlock_irqrestore,
+    spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqrestore,
+    write_unlock, write_unlock_bh, write_unlock_irq,
+    write_unlock_irqrestore};
+position p1, pl;
+position p2 : script:python() { in_window(p2) };
+@@
+LK@p1(&X->F1.F2.F3@pl, ...)
+... when != UL(&X->F1.F2.F3, ...)
+    when != pte_unmap_unlock(E2, &X->F1.F2.F3)
+    when != RH(X, ...)
+    when any
+F@p2(...)
+
+@script:python@
+p1 << regionxm3.p1; X << regionxm3.X; F1 << regionxm3.F1;
+F2 << regionxm3.F2; F3 << regionxm3.F3; F << regionxm3.F; p2 << regionxm3.p2;
+@@
+add_region('lock', None, '%s->%s.%s.%s' % (X, F1, F2, F3), p1, F, p2)
 
 @tryregion exists@
 expression L;
